@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# faultaround: per-VMA fault-around hints for Linux.  See README.md.
+#
+#   make demo                      the project in one screen (pseries guest)
+#   make check                     everything CI runs; ends "N passed, N failed"
+#
+#   make deps                      install the Debian packages we need
+#   make kernel  [ARCH=ppc64le|x86_64] [VARIANT=debug]
+#   make guest   [ARCH=...]        cross-build tests, library, CLI, examples
+#   make initramfs [ARCH=...]
+#   make qemu-check [ARCH=...] [MMU=radix|hash] [VARIANT=debug]
+#   make qemu-shell [ARCH=...] [MMU=...]
+#   make host-check                native tests on this machine's kernel
+#   make checkpatch                scripts/checkpatch.pl --strict on the series
+#   make check-debug               the suite on DEBUG_VM/lockdep/KASAN kernels
+#
+# All output goes to build/ (ignored); nothing in the tree is written.
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := $(TOP)/build
+ARCH ?= ppc64le
+MMU ?= radix
+VARIANT ?=
+export BUILD
+
+ifeq ($(ARCH),ppc64le)
+GUEST_CC := powerpc64le-linux-gnu-gcc
+GUEST_SYSROOT := $(BUILD)/sysroot/ppc64le
+URING_FLAGS := -I$(GUEST_SYSROOT)/usr/include -L$(GUEST_SYSROOT)/usr/lib/powerpc64le-linux-gnu
+else ifeq ($(ARCH),x86_64)
+GUEST_CC := gcc
+URING_FLAGS :=
+else
+$(error ARCH must be ppc64le or x86_64, not '$(ARCH)')
+endif
+
+GB := $(BUILD)/$(ARCH)
+SUBDIRS := selftests libfaultaround examples bench
+
+.PHONY: all deps kernel guest initramfs qemu-check qemu-shell check check-debug \
+	host-check checkpatch demo bench clean help
+
+all: help
+
+help:
+	@sed -n '3,18p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+kernel: deps
+	@$(TOP)/scripts/kernel.sh $(ARCH) $(VARIANT)
+
+# Cross-build every guest program; each part's Makefile takes O= and CC=.
+guest: deps
+	@KERNEL_STEP=tree $(TOP)/scripts/kernel.sh $(ARCH)
+	@for d in $(SUBDIRS); do \
+		[ -f $(TOP)/$$d/Makefile ] || continue; \
+		$(MAKE) -s -C $(TOP)/$$d O=$(GB)/$$d CC=$(GUEST_CC) \
+			URING_FLAGS="$(URING_FLAGS)" LIBFA_O=$(GB)/libfaultaround all || exit 1; \
+	done
+
+initramfs: guest
+	@$(TOP)/scripts/initramfs.sh $(ARCH)
+
+qemu-check: kernel initramfs
+	@$(TOP)/scripts/qemu-run.sh $(ARCH) $(MMU) check $(VARIANT)
+
+qemu-shell: kernel initramfs
+	@$(TOP)/scripts/qemu-run.sh $(ARCH) $(MMU) shell $(VARIANT)
+
+demo: deps
+	@$(TOP)/scripts/demo.sh
+
+bench: deps
+	@$(TOP)/scripts/bench.sh
+
+host-check: deps
+	@$(TOP)/scripts/check.sh host
+
+checkpatch: deps
+	@$(TOP)/scripts/check.sh checkpatch
+
+check: deps
+	@$(TOP)/scripts/check.sh all
+
+check-debug: deps
+	@$(TOP)/scripts/check.sh debug
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/ppc64le $(BUILD)/x86_64 $(BUILD)/results

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh all|host|checkpatch|debug: the project's test run.  Every stage
+# runs even when an earlier one failed, so one run reports everything; the
+# last line is "N passed, N failed, N skipped" over every test counted.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+what=${1:-all}
+results=$BUILD/results
+mkdir -p "$results"
+rm -f "$results"/*.counts
+stage_failed=0
+start=$SECONDS
+
+stage() { info "== $* ($((SECONDS - start))s)"; }
+
+# Each native test program and shell test prints TAP; tap-count.sh counts.
+host_tests() {
+	stage "native tests on the host kernel ($(uname -r))"
+	local log=$results/host.tap
+	{
+		make -s -C "$top/selftests" O="$BUILD/host/selftests" run
+		if [ -f "$top/libfaultaround/Makefile" ]; then
+			make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround" check
+		fi
+		if [ -f "$top/bench/Makefile" ]; then
+			make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke
+		fi
+	} >"$log" 2>&1
+	local rc=$?
+	grep -E '^(not )?ok ' "$log" | grep -vE '^ok .*# SKIP' | grep -E '^not ok' || true
+	"$top/scripts/tap-count.sh" "$log" >"$results/host.counts"
+	if [ $rc != 0 ]; then
+		tail -20 "$log" >&2
+		warn "native tests failed (log: ${log#"$top"/})"
+		mark_failed host
+	fi
+	read -r p f s <"$results/host.counts"
+	info "host: $p passed, $f failed, $s skipped"
+}
+
+mark_failed() {
+	stage_failed=1
+	local c=$results/$1.counts
+	if [ -f "$c" ]; then
+		read -r p f s <"$c"
+		[ "$f" = 0 ] && echo "$p 1 $s" >"$c"
+	else
+		echo "0 1 0" >"$c"
+	fi
+}
+
+checkpatch() {
+	stage "checkpatch.pl --strict over kernel/patches"
+	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed checkpatch; return; }
+	local p n=0 p_ok=0 p_bad=0 out
+	for p in "$top"/kernel/patches/[0-9]*.patch; do
+		[ -e "$p" ] || continue
+		case $p in */0000-*) continue ;; esac
+		n=$((n + 1))
+		if out=$(cd "$BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q \
+				--ignore FILE_PATH_CHANGES "$p" 2>&1); then
+			echo "ok $n checkpatch $(basename "$p")"
+			p_ok=$((p_ok + 1))
+		else
+			echo "not ok $n checkpatch $(basename "$p")"
+			echo "$out" | sed 's/^/# /' | head -30
+			p_bad=$((p_bad + 1))
+		fi
+	done | tee "$results/checkpatch.tap"
+	"$top/scripts/tap-count.sh" "$results/checkpatch.tap" >"$results/checkpatch.counts"
+	read -r p f s <"$results/checkpatch.counts"
+	[ "$f" = 0 ] || stage_failed=1
+}
+
+guest() {
+	local arch=$1 mmu=$2 variant=${3:-} name
+	name=$([ "$arch" = x86_64 ] && echo x86_64 || echo "pseries-$mmu")${variant:+-$variant}
+	stage "guest $name"
+	if ! make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"; then
+		mark_failed "$name"
+		return
+	fi
+	"$top/scripts/qemu-run.sh" "$arch" "$mmu" check "$variant" || mark_failed "$name"
+}
+
+case $what in
+host) host_tests ;;
+checkpatch) checkpatch ;;
+all)
+	host_tests
+	checkpatch
+	guest ppc64le radix
+	guest ppc64le hash
+	guest x86_64 -
+	;;
+debug)
+	guest x86_64 - debug
+	guest ppc64le radix debug
+	;;
+*) die "check.sh all|host|checkpatch|debug" ;;
+esac
+
+total_p=0 total_f=0 total_s=0
+for c in "$results"/*.counts; do
+	[ -f "$c" ] || continue
+	read -r p f s <"$c"
+	printf '[faultaround]   %-22s %4d passed, %d failed, %d skipped\n' \
+		"$(basename "$c" .counts)" "$p" "$f" "$s" >&2
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+info "total time $((SECONDS - start))s"
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ $stage_failed = 0 ] && [ $total_f = 0 ]

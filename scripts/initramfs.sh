@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# initramfs.sh ARCH: pack the guest root for ARCH into
+# build/ARCH/initramfs.cpio.gz: busybox-static, glibc's loader and libraries
+# (the guest programs are dynamic so that the preload shim works), the
+# selftests, the library, the CLI and the examples, and scripts/guest-init.
+#
+# The guest programs must already be built into build/ARCH/ (make guest).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+arch=${1:-ppc64le}
+gb=$BUILD/$arch
+root=$gb/root
+
+case $arch in
+ppc64le)
+	busybox=$BUILD/sysroot/ppc64le/bin/busybox
+	libdir=/usr/powerpc64le-linux-gnu/lib
+	triplet=powerpc64le-linux-gnu
+	ldso=ld64.so.2
+	;;
+x86_64)
+	busybox=/bin/busybox
+	libdir=/lib/x86_64-linux-gnu
+	triplet=x86_64-linux-gnu
+	ldso=ld-linux-x86-64.so.2
+	;;
+*) die "unknown ARCH '$arch'" ;;
+esac
+
+[ -x "$busybox" ] || die "$busybox missing: run 'make deps' (busybox-static)"
+[ -d "$gb/selftests" ] || die "guest programs for $arch not built: run 'make guest ARCH=$arch'"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,mnt,lib64,lib/"$triplet",faultaround}
+cp "$busybox" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+
+for l in libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libgcc_s.so.1; do
+	[ -e "$libdir/$l" ] && cp -L "$libdir/$l" "$root/lib/$triplet/"
+done
+if [ "$arch" = x86_64 ]; then
+	cp -L /lib64/$ldso "$root/lib64/"
+else
+	cp -L "$libdir/$ldso" "$root/lib64/"
+fi
+
+# Everything make guest built, as laid out in build/ARCH.
+for d in selftests libfaultaround examples bench; do
+	[ -d "$gb/$d" ] || continue
+	mkdir -p "$root/faultaround/$d"
+	find "$gb/$d" -maxdepth 1 -type f \( -perm -u+x -o -name '*.so*' -o -name TESTS \) \
+		-exec cp -a {} "$root/faultaround/$d/" \;
+done
+cp "$top/scripts/guest-init" "$root/init"
+chmod +x "$root/init"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 >"$gb/initramfs.cpio.gz.tmp"
+mv "$gb/initramfs.cpio.gz.tmp" "$gb/initramfs.cpio.gz"
+info "initramfs ready: ${gb#"$top"/}/initramfs.cpio.gz ($(du -h "$gb/initramfs.cpio.gz" | cut -f1))"

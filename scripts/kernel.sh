@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel.sh ARCH [VARIANT]: build the guest kernel for ARCH (ppc64le|x86_64).
+#
+#   1. unpack /usr/src/linux-source-6.12.tar.xz into build/linux once, as a
+#      git tree whose first commit is the tarball (keyed by its checksum);
+#   2. apply kernel/patches/series with git am in a side worktree, then move
+#      build/linux to the result with one git checkout, so only files whose
+#      content changed get a new mtime and the build stays incremental;
+#   3. configure from allnoconfig plus kernel/configs/ fragments, only when
+#      the fragments changed, and check every requested option took;
+#   4. build in build/kernel/ARCH[-VARIANT] (one directory per config).
+#
+# VARIANT "debug" adds debug.config (and debug-ARCH.config if present).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+arch=${1:-ppc64le}
+variant=${2:-}
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+src=$BUILD/linux
+amtree=$BUILD/linux-am
+series_dir=$top/kernel/patches
+cfgdir=$top/kernel/configs
+
+case $arch in
+ppc64le)
+	karch=powerpc
+	cross=powerpc64le-linux-gnu-
+	image=vmlinux
+	;;
+x86_64)
+	karch=x86
+	cross=
+	image=arch/x86/boot/bzImage
+	;;
+*)
+	die "unknown ARCH '$arch' (ppc64le or x86_64)"
+	;;
+esac
+
+out=$BUILD/kernel/$arch${variant:+-$variant}
+git_id=(-c user.name=faultaround -c user.email=faultaround@localhost)
+
+unpack() {
+	local sum
+	[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
+	sum=$(stat -c '%s %Y' "$tarball")
+	if [ -f "$src/.faultaround-tarball" ] &&
+	   [ "$(cat "$src/.faultaround-tarball")" = "$sum" ]; then
+		return
+	fi
+	info "unpacking $(basename "$tarball") into $src (once per tarball)"
+	rm -rf "$src" "$amtree" "$BUILD/kernel"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
+	(
+		cd "$src"
+		git init -q
+		git config user.name faultaround
+		git config user.email faultaround@localhost
+		# Debian's .gitignore ignores the whole top level: add by force.
+		git add -f -A
+		git commit -q -m "$(basename "$tarball" .tar.xz) $(make -s kernelversion)"
+		git tag base
+		git worktree add -q --detach "$amtree" base
+	)
+	echo "$sum" >"$src/.faultaround-tarball"
+}
+
+series_hash() {
+	local p
+	{
+		cat "$series_dir/series" 2>/dev/null || true
+		while read -r p; do
+			case $p in ''|'#'*) continue ;; esac
+			cat "$series_dir/$p"
+		done < <(cat "$series_dir/series" 2>/dev/null || true)
+	} | sha256sum | cut -d' ' -f1
+}
+
+apply_series() {
+	local want have p head
+	want=$(series_hash)
+	have=$(cat "$src/.faultaround-series" 2>/dev/null || true)
+	[ "$want" = "$have" ] && return
+	(
+		cd "$amtree"
+		git am --abort >/dev/null 2>&1 || true
+		git checkout -q -f --detach base
+		git clean -q -fdx
+		if [ -f "$series_dir/series" ]; then
+			while read -r p; do
+				case $p in ''|'#'*) continue ;; esac
+				[ -f "$series_dir/$p" ] || die "kernel/patches/series names $p, which does not exist"
+				if ! git "${git_id[@]}" am -q "$series_dir/$p" >"$BUILD/git-am.log" 2>&1; then
+					sed 's/^/  /' "$BUILD/git-am.log" | head -20 >&2
+					git am --abort >/dev/null 2>&1 || true
+					die "patch $p does not apply to linux-source-6.12"
+				fi
+			done <"$series_dir/series"
+		fi
+	)
+	head=$(git -C "$amtree" rev-parse HEAD)
+	git -C "$src" checkout -q -f --detach "$head"
+	echo "$want" >"$src/.faultaround-series"
+	info "kernel tree at $(git -C "$src" log --oneline -1 | cut -c1-60)"
+}
+
+configure() {
+	local frags=("$cfgdir/base.config" "$cfgdir/$arch.config")
+	local want have line sym val got bad=0
+	if [ -n "$variant" ]; then
+		frags+=("$cfgdir/$variant.config")
+		[ -f "$cfgdir/$variant-$arch.config" ] && frags+=("$cfgdir/$variant-$arch.config")
+	fi
+	[ -n "${FAULTAROUND_EXTRA_CONFIG:-}" ] && frags+=("$FAULTAROUND_EXTRA_CONFIG")
+	mkdir -p "$out"
+	want=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
+	have=$(cat "$out/.faultaround-config" 2>/dev/null || true)
+	[ "$want" = "$have" ] && [ -f "$out/.config" ] && return
+	cat "${frags[@]}" >"$out/fragments.config"
+	kmake KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig >"$out/config.log" 2>&1 ||
+		{ tail -20 "$out/config.log" >&2; die "kernel configuration failed"; }
+	# allnoconfig drops silently what it cannot satisfy: say what and why.
+	while read -r line; do
+		case $line in
+		CONFIG_*=*)
+			sym=${line%%=*}; val=${line#*=}
+			if [ "$val" = n ]; then
+				grep -q "^$sym=" "$out/.config" && { warn "$sym wanted n, got on"; bad=1; }
+			else
+				got=$(grep "^$sym=" "$out/.config" | cut -d= -f2- || true)
+				[ "$got" = "$val" ] || { warn "$sym=$val requested, .config has '${got:-not set}'"; bad=1; }
+			fi
+			;;
+		esac
+	done <"$out/fragments.config"
+	[ $bad = 0 ] || die "kernel config fragments not satisfied (kernel/configs/)"
+	echo "$want" >"$out/.faultaround-config"
+}
+
+kmake() {
+	local cc=${cross}gcc
+	command -v ccache >/dev/null && cc="ccache $cc"
+	make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" \
+		KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_USER=faultaround \
+		KBUILD_BUILD_HOST=faultaround "$@"
+}
+
+build() {
+	local log=$out/build.log start=$SECONDS
+	info "building $arch${variant:+ ($variant)} kernel in ${out#"$top"/}"
+	if ! kmake -j"$(nproc)" $(basename "$image") ${KBUILD_EXTRA_TARGETS:-} >"$log" 2>&1; then
+		# Show the compiler's complaint, not make's wall of text.
+		grep -E -B2 -A6 ': (error|fatal error|undefined reference)|^ERROR:|Error [0-9]' "$log" |
+			head -60 >&2 || tail -30 "$log" >&2
+		die "kernel build failed (full log: ${log#"$top"/})"
+	fi
+	grep -E ': warning:' "$log" | sort -u | head -20 >&2 || true
+	ln -sf "$out/$image" "$out/image"
+	info "kernel ready: ${out#"$top"/}/$image ($((SECONDS - start)) s)"
+}
+
+mkdir -p "$BUILD"
+unpack
+apply_series
+[ "${KERNEL_STEP:-build}" = tree ] && exit 0
+configure
+build

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh ARCH MMU MODE [VARIANT]: boot the guest under qemu (TCG) and
+# follow its console.
+#
+#   MODE check  run the tests; stream their TAP; fail on a failed test, on a
+#               kernel report (Oops, BUG, WARNING, KASAN, lockdep, panic) or
+#               when the guest does not finish in time.  Writes
+#               build/results/NAME.{console,counts}.
+#   MODE demo   the newcomer's tour; MODE bench the benchmarks;
+#   MODE shell  an interactive shell on the console.
+#
+# ARCH ppc64le (pseries, VOF; MMU radix = power9, hash = power8) or x86_64.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+arch=${1:-ppc64le}
+mmu=${2:-radix}
+mode=${3:-check}
+variant=${4:-}
+timeout_s=${QEMU_TIMEOUT:-900}
+kdir=$BUILD/kernel/$arch${variant:+-$variant}
+initrd=$BUILD/$arch/initramfs.cpio.gz
+append="faultaround.mode=$mode faultaround.test panic=-1 loglevel=7 ${QEMU_APPEND:-}"
+
+case $arch in
+ppc64le)
+	name=pseries-$mmu
+	case $mmu in
+	radix) cpu=power9 ;;
+	hash) cpu=power8 ;;
+	*) die "unknown MMU '$mmu' (radix or hash)" ;;
+	esac
+	cmd=(qemu-system-ppc64 -M pseries,x-vof=on -cpu "$cpu" -vga none -net none
+	     -kernel "$kdir/vmlinux")
+	append="console=hvc0 $append"
+	;;
+x86_64)
+	name=x86_64
+	cmd=(qemu-system-x86_64 -M pc -cpu max -no-reboot -net none
+	     -kernel "$kdir/arch/x86/boot/bzImage")
+	append="console=ttyS0 $append"
+	;;
+*) die "unknown ARCH '$arch'" ;;
+esac
+name+=${variant:+-$variant}
+cmd+=(-m "${QEMU_MEM:-2G}" -smp "${QEMU_SMP:-2}" -nographic -initrd "$initrd"
+      -append "$append" ${QEMU_EXTRA:-})
+
+[ -f "$initrd" ] || die "$initrd missing: run 'make initramfs ARCH=$arch'"
+
+if [ "$mode" = shell ]; then
+	exec "${cmd[@]}"
+fi
+
+results=$BUILD/results
+mkdir -p "$results"
+console=$results/$name${mode/check/}.console
+[ "$mode" = check ] && console=$results/$name.console
+counts=$results/$name.counts
+
+info "booting $name ($mode), timeout ${timeout_s}s"
+start=$SECONDS
+set +e
+timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$console" |
+	awk -v mode="$mode" '
+	# Kernel reports are shown whatever the mode.
+	/Oops|BUG:|WARNING:|KASAN|Kernel panic|possible circular locking|INFO: lockdep|Call Trace:|UBSAN/ { print "!! " $0; fflush(); next }
+	mode != "check" && started { print; fflush(); next }
+	/^# faultaround-guest:/ { started = 1 }
+	# KUnit results and the tests TAP, as they arrive.
+	/^ *(not )?ok [0-9]+ / || /^# faultaround-/ || /^FAULTAROUND-DONE/ || /# Subtest:/ { print; fflush() }
+	'
+qrc=${PIPESTATUS[0]}
+set -e
+elapsed=$((SECONDS - start))
+
+fail=()
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	stage="booting (no test had started)"
+	last=$(grep -E '^# faultaround-test: (BEGIN|END)' "$console" | tail -1 || true)
+	case $last in
+	*BEGIN*) stage="running test ${last##* }" ;;
+	*END*) stage="after test ${last#*END } (powering off)" ;;
+	esac
+	grep -q '^FAULTAROUND-DONE' "$console" && stage="powering off after the tests"
+	fail+=("guest timed out after ${timeout_s}s while $stage; last console lines:")
+	tail -15 "$console" | sed 's/^/    /' >&2
+fi
+grep -q '^FAULTAROUND-DONE' "$console" || fail+=("guest did not finish (qemu exit $qrc)")
+reports=$(grep -cE 'Oops|BUG:|WARNING:|KASAN|Kernel panic|possible circular locking|INFO: lockdep|UBSAN' "$console" || true)
+[ "$reports" -gt 0 ] && fail+=("console shows $reports kernel report line(s): see ${console#"$top"/}")
+
+if [ "$mode" = check ]; then
+	"$top/scripts/tap-count.sh" "$console" >"$counts"
+	read -r p f s <"$counts"
+	# A test program that crashed without a "not ok" still fails the run.
+	crashed=$(grep -E '^# faultaround-test: END .* rc=[^0]' "$console" | sed 's/.*END //' || true)
+	[ -n "$crashed" ] && [ "$f" = 0 ] && fail+=("test programs failed: $crashed")
+	[ "$f" -gt 0 ] && fail+=("$f test(s) failed")
+	[ $((p + f + s)) -gt 0 ] || fail+=("no test ran")
+	info "$name: $p passed, $f failed, $s skipped (${elapsed}s)"
+fi
+
+if [ ${#fail[@]} -gt 0 ]; then
+	for m in "${fail[@]}"; do warn "$name: $m"; done
+	[ "$mode" = check ] && [ -f "$counts" ] && read -r p f s <"$counts" &&
+		[ "$f" = 0 ] && echo "$p 1 $s" >"$counts"
+	exit 1
+fi

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "fa_util.h"
+
+size_t fa_page_size;
+
+__attribute__((constructor)) static void fa_util_init(void)
+{
+	fa_page_size = (size_t)sysconf(_SC_PAGESIZE);
+}
+
+const char *fa_mmu_name(void)
+{
+	static char mmu[16];
+	char line[256];
+	FILE *f;
+
+	if (mmu[0])
+		return mmu;
+	strcpy(mmu, "n/a");
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return mmu;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "MMU", 3) && strchr(line, ':')) {
+			if (strstr(line, "Radix"))
+				strcpy(mmu, "radix");
+			else if (strstr(line, "Hash"))
+				strcpy(mmu, "hash");
+			break;
+		}
+	}
+	fclose(f);
+	return mmu;
+}
+
+unsigned long fa_pte_table_pages(void)
+{
+#if defined(__powerpc64__)
+	/* Book3S-64 with 64K pages: radix PTE_INDEX_SIZE 5, hash 8. */
+	if (fa_page_size == 65536) {
+		if (!strcmp(fa_mmu_name(), "radix"))
+			return 32;
+		if (!strcmp(fa_mmu_name(), "hash"))
+			return 256;
+	}
+	return 0;
+#elif defined(__x86_64__) || defined(__aarch64__)
+	return fa_page_size == 4096 ? 512 : 0;
+#else
+	return 0;
+#endif
+}
+
+bool fa_feature_present(void)
+{
+	return access(FA_SYSFS_MAX_ORDER, R_OK) == 0;
+}
+
+bool fa_may_change_system(void)
+{
+	char cmdline[1024] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(cmdline, sizeof(cmdline), f))
+		cmdline[0] = '\0';
+	fclose(f);
+	return strstr(cmdline, "faultaround.test") != NULL && geteuid() == 0;
+}
+
+int fa_make_file(const char *dir, unsigned long pages)
+{
+	size_t len = pages * fa_page_size;
+	uint8_t *buf;
+	size_t i;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0)
+		return -1;
+	buf = malloc(len);
+	if (!buf)
+		goto err;
+	for (i = 0; i < len; i++)
+		buf[i] = fa_pattern(i);
+	if (pwrite(fd, buf, len, 0) != (ssize_t)len) {
+		free(buf);
+		goto err;
+	}
+	free(buf);
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+void *fa_map_aligned(int fd, unsigned long pages, unsigned long pgoff,
+		     int flags, unsigned long align_pages, unsigned long skew)
+{
+	size_t align = align_pages * fa_page_size;
+	size_t len = pages * fa_page_size;
+	size_t resv = len + align + skew * fa_page_size;
+	uint8_t *area, *start;
+	void *map;
+
+	/* Reserve, pick the aligned spot inside, give the rest back. */
+	area = mmap(NULL, resv, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return MAP_FAILED;
+	start = (uint8_t *)(((uintptr_t)area + align - 1) & ~(uintptr_t)(align - 1));
+	start += skew * fa_page_size;
+	map = mmap(start, len, PROT_READ, flags | MAP_FIXED, fd,
+		   (off_t)(pgoff * fa_page_size));
+	if (map == MAP_FAILED) {
+		munmap(area, resv);
+		return MAP_FAILED;
+	}
+	if (start > area)
+		munmap(area, start - area);
+	if (area + resv > start + len)
+		munmap(start + len, area + resv - (start + len));
+	return map;
+}
+
+int fa_present(const void *addr, unsigned long pages, bool *present)
+{
+	uint64_t *ents;
+	unsigned long i;
+	ssize_t want = pages * sizeof(uint64_t);
+	off_t off = (uintptr_t)addr / fa_page_size * sizeof(uint64_t);
+	int fd, ret = -1;
+
+	ents = malloc(want);
+	if (!ents)
+		return -1;
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		goto out;
+	if (pread(fd, ents, want, off) != want)
+		goto out_close;
+	for (i = 0; i < pages; i++)
+		present[i] = ents[i] >> 63;
+	ret = 0;
+out_close:
+	close(fd);
+out:
+	free(ents);
+	return ret;
+}
+
+long fa_count_present(const void *addr, unsigned long pages)
+{
+	bool *p = calloc(pages, sizeof(*p));
+	unsigned long i;
+	long n = 0;
+
+	if (!p || fa_present(addr, pages, p)) {
+		free(p);
+		return -1;
+	}
+	for (i = 0; i < pages; i++)
+		n += p[i];
+	free(p);
+	return n;
+}
+
+bool fa_present_exactly(const void *addr, unsigned long pages,
+			unsigned long first, unsigned long count)
+{
+	bool *p = calloc(pages, sizeof(*p));
+	bool ok = true;
+	unsigned long i;
+
+	if (!p || fa_present(addr, pages, p)) {
+		free(p);
+		return false;
+	}
+	for (i = 0; i < pages; i++) {
+		bool want = i >= first && i < first + count;
+
+		if (p[i] != want) {
+			fprintf(stderr, "# page %lu: present %d, expected %d (window %lu+%lu)\n",
+				i, p[i], want, first, count);
+			ok = false;
+			break;
+		}
+	}
+	free(p);
+	return ok;
+}
+
+int fa_zap(void *addr, unsigned long pages)
+{
+	return madvise(addr, pages * fa_page_size, MADV_DONTNEED);
+}
+
+long fa_minor_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return -1;
+	return ru.ru_minflt;
+}
+
+int fa_read_ulong(const char *path, unsigned long *val)
+{
+	char buf[64];
+	ssize_t n;
+	char *end;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	errno = 0;
+	*val = strtoul(buf, &end, 0);
+	if (errno || end == buf) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int fa_write_ulong(const char *path, unsigned long val)
+{
+	char buf[32];
+	int fd, len;
+	ssize_t n;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%lu\n", val);
+	n = write(fd, buf, len);
+	close(fd);
+	return n == len ? 0 : -1;
+}
+
+void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
+			unsigned long hi, unsigned long *first,
+			unsigned long *count)
+{
+	unsigned long start = idx / nr * nr, end = start + nr;
+
+	if (start < lo)
+		start = lo;
+	if (end > hi)
+		end = hi;
+	*first = start;
+	*count = end - start;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the fault-around selftests: page-cache test files mapped
+ * at window-aligned addresses, page-table presence through pagemap, minor
+ * fault counts and the system knobs.
+ */
+#ifndef FA_UTIL_H
+#define FA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../include/uapi/linux/faultaround.h"
+
+#define FA_DEBUGFS_BYTES	"/sys/kernel/debug/fault_around_bytes"
+#define FA_SYSFS_DIR		"/sys/kernel/mm/faultaround"
+#define FA_SYSFS_MAX_ORDER	FA_SYSFS_DIR "/max_order"
+#define FA_SYSFS_DEFAULT_BYTES	FA_SYSFS_DIR "/default_bytes"
+
+extern size_t fa_page_size;
+
+/* Pages mapped by one last-level page table of the running MMU, or 0. */
+unsigned long fa_pte_table_pages(void);
+
+/* "radix", "hash" (ppc64) or "n/a". */
+const char *fa_mmu_name(void);
+
+/* True when the kernel has the per-VMA fault-around feature. */
+bool fa_feature_present(void);
+
+/* True in our test guests, where a test may change system-wide settings. */
+bool fa_may_change_system(void);
+
+/*
+ * Create an unlinked file of @pages pages filled with fa_pattern() in
+ * directory @dir (tmpfs, ext4, ...), so all of it is in the page cache.
+ * Returns the fd or -1.
+ */
+int fa_make_file(const char *dir, unsigned long pages);
+
+/* The byte stored at file offset @off by fa_make_file(). */
+static inline uint8_t fa_pattern(uint64_t off)
+{
+	return (uint8_t)((off >> 12) * 31 + (off & 0xfff) * 7 + 1);
+}
+
+/*
+ * Map @pages pages of @fd from page @pgoff so that the mapping starts
+ * @skew pages past an address aligned to @align_pages pages.
+ * Returns MAP_FAILED on error.
+ */
+void *fa_map_aligned(int fd, unsigned long pages, unsigned long pgoff,
+		     int flags, unsigned long align_pages, unsigned long skew);
+
+/* Page-table present bit of each page in [addr, addr + pages pages). */
+int fa_present(const void *addr, unsigned long pages, bool *present);
+
+/*
+ * Count the present pages; check that exactly [first, first + count) of
+ * the @pages pages at @addr are present.  Returns the number present, or
+ * -1 on a pagemap read error.
+ */
+long fa_count_present(const void *addr, unsigned long pages);
+bool fa_present_exactly(const void *addr, unsigned long pages,
+			unsigned long first, unsigned long count);
+
+/* Drop the page-table entries of a file mapping, keeping the page cache. */
+int fa_zap(void *addr, unsigned long pages);
+
+/* Minor faults of this process so far. */
+long fa_minor_faults(void);
+
+/* Read one page through a volatile access so the compiler cannot elide it. */
+static inline uint8_t fa_touch(const void *addr)
+{
+	return *(const volatile uint8_t *)addr;
+}
+
+/* Read/write an unsigned number from/to a file; -1 with errno on error. */
+int fa_read_ulong(const char *path, unsigned long *val);
+int fa_write_ulong(const char *path, unsigned long val);
+
+/* The aligned window of @nr pages containing @idx, clamped to [lo, hi). */
+void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
+			unsigned long hi, unsigned long *first,
+			unsigned long *count);
+
+#endif /* FA_UTIL_H */
