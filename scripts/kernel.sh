@@ -62,6 +62,7 @@ unpack() {
 		git init -q
 		git config user.name faultaround
 		git config user.email faultaround@localhost
+		git config gc.auto 0
 		# Debian's .gitignore ignores the whole top level: add by force.
 		git add -f -A
 		git commit -q -m "$(basename "$tarball" .tar.xz) $(make -s kernelversion)"

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libfaultaround-preload.so: apply fault-around hints to unmodified programs.
+ *
+ *   FAULTAROUND=SIZE          process default, set once at load (prctl)
+ *   FAULTAROUND_RULES=RULES   per-file hints: at load on existing file
+ *                             mappings, on every later file mmap/mmap64 that
+ *                             matches, and after each successful dlopen
+ *   FAULTAROUND_DEBUG=1       log every decision to stderr
+ *
+ * The shim never changes what the program sees: mmap/dlopen return values
+ * and errno are preserved, nothing is written to stdout, and on a kernel
+ * without the feature or with a malformed variable it warns once on stderr
+ * and does nothing.  Variables are read with secure_getenv(), so a setuid
+ * program ignores them; static programs do not load the shim at all.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "faultaround.h"
+#include "internal.h"
+
+#define PFX "libfaultaround-preload: "
+
+typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
+typedef void *(*dlopen_fn)(const char *, int);
+
+static struct faultaround_rules *fa_rules;
+static int fa_active;		/* rules parsed and kernel supports hints */
+static int fa_debug;
+static mmap_fn real_mmap, real_mmap64;
+static dlopen_fn real_dlopen;
+static int resolving;
+
+static void fa_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fa_log(const char *fmt, ...)
+{
+	char buf[PATH_MAX + 256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (write(STDERR_FILENO, buf, (size_t)n) < 0)
+		return;
+}
+
+static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		      off_t off)
+{
+	long r = syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+
+	return r == -1 ? MAP_FAILED : (void *)r;
+}
+
+/*
+ * dlsym() may allocate, and an allocator may call mmap(): while we are
+ * resolving, fall back to the raw system call.
+ */
+static void fa_resolve(void)
+{
+	if (__atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE) ||
+	    __atomic_exchange_n(&resolving, 1, __ATOMIC_ACQ_REL))
+		return;
+	__atomic_store_n(&real_mmap, (mmap_fn)dlsym(RTLD_NEXT, "mmap"),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&real_mmap64, (mmap_fn)dlsym(RTLD_NEXT, "mmap64"),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&real_dlopen, (dlopen_fn)dlsym(RTLD_NEXT, "dlopen"),
+			 __ATOMIC_RELEASE);
+}
+
+static void fa_apply(void *addr, size_t len, const char *path, const char *why)
+{
+	const struct faultaround_size *sz = faultaround_rules_match(fa_rules, path);
+	int order, r;
+
+	if (!sz) {
+		if (fa_debug)
+			fa_log(PFX "%s %s %p+%#zx: no rule matches\n", why, path,
+			       addr, len);
+		return;
+	}
+	order = faultaround_size_to_order(sz);
+	r = order < 0 ? -1 : faultaround_set(addr, len, order);
+	if (!fa_debug)
+		return;
+	if (r < 0)
+		fa_log(PFX "%s %s %p+%#zx: order %d failed: %s\n", why, path, addr,
+		       len, order, strerror(errno));
+	else if (order == FAULTAROUND_UNSET)
+		fa_log(PFX "%s %s %p+%#zx: hint cleared\n", why, path, addr, len);
+	else
+		fa_log(PFX "%s %s %p+%#zx: order %d\n", why, path, addr, len, order);
+}
+
+static void fa_hint_fd(void *addr, size_t len, int fd)
+{
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	fa_apply(addr, len, path, "mmap");
+}
+
+/* Apply the rules to every file mapping in /proc/self/maps. */
+static void fa_scan(const char *why)
+{
+	struct fa_lines *lr;
+	char *line;
+
+	lr = real_mmap ? real_mmap(NULL, sizeof(*lr), PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+		       : raw_mmap(NULL, sizeof(*lr), PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (lr == MAP_FAILED)
+		return;
+	if (fa_lines_open(lr, "/proc/self/maps") == 0) {
+		while ((line = fa_lines_next(lr))) {
+			unsigned long start, end;
+			const char *path;
+			char perms[5];
+
+			if (fa_parse_maps_line(line, &start, &end, perms, &path) ||
+			    path[0] != '/')
+				continue;
+			fa_apply((void *)start, end - start, path, why);
+		}
+		fa_lines_close(lr);
+	}
+	munmap(lr, sizeof(*lr));
+}
+
+static int env_flag(const char *name)
+{
+	const char *v = secure_getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
+__attribute__((constructor)) static void fa_preload_init(void)
+{
+	const char *size_s = secure_getenv("FAULTAROUND");
+	const char *rules_s = secure_getenv("FAULTAROUND_RULES");
+	struct faultaround_size size;
+	struct faultaround_rules *rules = NULL;
+	char err[256];
+	int saved = errno;
+	int order = FAULTAROUND_UNSET;
+
+	fa_resolve();
+	fa_debug = env_flag("FAULTAROUND_DEBUG");
+	if (size_s && !*size_s)
+		size_s = NULL;
+	if (rules_s && !*rules_s)
+		rules_s = NULL;
+	if (!size_s && !rules_s)
+		goto out;
+	if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0) {
+		fa_log(PFX "FAULTAROUND: %s; hints disabled\n", err);
+		goto out;
+	}
+	if (rules_s && !(rules = faultaround_rules_parse(rules_s, err, sizeof(err)))) {
+		fa_log(PFX "FAULTAROUND_RULES: %s; hints disabled\n", err);
+		goto out;
+	}
+	if (!faultaround_supported()) {
+		fa_log(PFX "kernel lacks fault-around hints; FAULTAROUND%s ignored\n",
+		       rules ? "_RULES" : "");
+		faultaround_rules_free(rules);
+		goto out;
+	}
+	if (size_s) {
+		order = faultaround_size_to_order(&size);
+		if (order < 0 || faultaround_set_default(order) < 0)
+			fa_log(PFX "FAULTAROUND=%s: cannot set process default: %s\n",
+			       size_s, strerror(errno));
+		else if (fa_debug)
+			fa_log(PFX "process default order %d%s\n", order,
+			       order == FAULTAROUND_UNSET ? " (unset)" : "");
+	}
+	if (rules) {
+		fa_rules = rules;
+		fa_scan("load");
+		__atomic_store_n(&fa_active, 1, __ATOMIC_RELEASE);
+	}
+out:
+	errno = saved;
+}
+
+static void *fa_mmap_common(mmap_fn real, void *addr, size_t len, int prot,
+			    int flags, int fd, off_t off)
+{
+	void *p;
+	int saved;
+
+	if (!real)
+		fa_resolve();
+	real = real ? real : __atomic_load_n(&real_mmap, __ATOMIC_ACQUIRE);
+	p = real ? real(addr, len, prot, flags, fd, off)
+		 : raw_mmap(addr, len, prot, flags, fd, off);
+	if (p == MAP_FAILED || fd < 0 || (flags & MAP_ANONYMOUS) ||
+	    !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+		return p;
+	saved = errno;
+	fa_hint_fd(p, len, fd);
+	errno = saved;
+	return p;
+}
+
+__attribute__((visibility("default")))
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return fa_mmap_common(__atomic_load_n(&real_mmap, __ATOMIC_ACQUIRE),
+			      addr, len, prot, flags, fd, off);
+}
+
+__attribute__((visibility("default")))
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	mmap_fn real = __atomic_load_n(&real_mmap64, __ATOMIC_ACQUIRE);
+
+	return fa_mmap_common(real ? real : __atomic_load_n(&real_mmap,
+							     __ATOMIC_ACQUIRE),
+			      addr, len, prot, flags, fd, off);
+}
+
+__attribute__((visibility("default")))
+void *dlopen(const char *file, int mode)
+{
+	dlopen_fn real;
+	void *h;
+	int saved;
+
+	fa_resolve();
+	real = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE);
+	if (!real)
+		return NULL;
+	h = real(file, mode);
+	if (!h || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+		return h;
+	saved = errno;
+	fa_scan("dlopen");
+	errno = saved;
+	return h;
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The one parser for SIZE and RULES strings, shared by the preload shim
+ * (FAULTAROUND, FAULTAROUND_RULES) and the faultaround(1) CLI.
+ *
+ * SIZE  := "unset" | "order:" N | DIGITS [K|M|G|T]   (binary units, any case)
+ * RULES := RULE { ";" RULE } [";"]
+ * RULE  := GLOB "=" SIZE     (split at the first '=', so GLOB cannot contain
+ *                             '=' or ';'; blanks around GLOB and SIZE are
+ *                             ignored)
+ * A GLOB containing '/' is matched with fnmatch(3) against the whole path
+ * ('*' also matches '/'); otherwise against the file name only.  The first
+ * matching rule wins.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "faultaround.h"
+
+struct fa_rule {
+	const char *glob;
+	int whole_path;
+	struct faultaround_size size;
+};
+
+struct faultaround_rules {
+	char *storage;
+	size_t count;
+	struct fa_rule rule[];
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int parse_decimal(const char *s, const char **end,
+			 unsigned long long *val)
+{
+	unsigned long long v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (~0ULL - d) / 10) {
+			errno = ERANGE;
+			return -1;
+		}
+		v = v * 10 + d;
+	}
+	*end = s;
+	*val = v;
+	return 0;
+}
+
+int faultaround_parse_size(const char *s, struct faultaround_size *size,
+			   char *err, size_t errlen)
+{
+	unsigned long long v;
+	const char *end;
+	int shift = 0;
+
+	if (!s || !size) {
+		seterr(err, errlen, "missing size");
+		errno = EINVAL;
+		return -1;
+	}
+	if (!*s) {
+		seterr(err, errlen, "empty size");
+		errno = EINVAL;
+		return -1;
+	}
+	if (!strcmp(s, "unset")) {
+		size->kind = FAULTAROUND_SIZE_UNSET;
+		size->value = 0;
+		return 0;
+	}
+	if (!strncmp(s, "order:", 6)) {
+		errno = 0;
+		if (parse_decimal(s + 6, &end, &v) < 0 || *end ||
+		    v > FAULTAROUND_ORDER_LIMIT) {
+			seterr(err, errlen,
+			       "bad size '%s': order must be a number from 0 to %d",
+			       s, FAULTAROUND_ORDER_LIMIT);
+			errno = EINVAL;
+			return -1;
+		}
+		size->kind = FAULTAROUND_SIZE_ORDER;
+		size->value = v;
+		return 0;
+	}
+	errno = 0;
+	if (parse_decimal(s, &end, &v) < 0) {
+		if (errno == ERANGE) {
+			seterr(err, errlen, "bad size '%s': too large", s);
+			return -1;
+		}
+		seterr(err, errlen,
+		       "bad size '%s': expected bytes with optional K/M/G/T suffix, 'order:N' or 'unset'",
+		       s);
+		errno = EINVAL;
+		return -1;
+	}
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	default:
+		seterr(err, errlen, "bad size '%s': unknown suffix '%s'", s, end);
+		errno = EINVAL;
+		return -1;
+	}
+	if (shift && end[1]) {
+		seterr(err, errlen, "bad size '%s': trailing garbage '%s'", s,
+		       end + 1);
+		errno = EINVAL;
+		return -1;
+	}
+	if (shift && v > (~0ULL >> shift)) {
+		seterr(err, errlen, "bad size '%s': too large", s);
+		errno = ERANGE;
+		return -1;
+	}
+	size->kind = FAULTAROUND_SIZE_BYTES;
+	size->value = v << shift;
+	return 0;
+}
+
+int faultaround_size_to_order(const struct faultaround_size *size)
+{
+	int max;
+
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (size->kind) {
+	case FAULTAROUND_SIZE_UNSET:
+		return FAULTAROUND_UNSET;
+	case FAULTAROUND_SIZE_ORDER:
+		if (size->value > FAULTAROUND_ORDER_LIMIT)
+			break;
+		return (int)size->value;
+	case FAULTAROUND_SIZE_BYTES:
+		max = faultaround_max_order();
+		if (max < 0)
+			return -1;
+		return faultaround_bytes_to_order(
+			size->value > (size_t)-1 ? (size_t)-1 : (size_t)size->value,
+			faultaround_page_size(), max);
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* Trim blanks in place, returning the new start. */
+static char *trim(char *s, char *e)
+{
+	while (s < e && is_blank(*s))
+		s++;
+	while (e > s && is_blank(e[-1]))
+		e--;
+	*e = '\0';
+	return s;
+}
+
+struct faultaround_rules *faultaround_rules_parse(const char *s, char *err,
+						  size_t errlen)
+{
+	struct faultaround_rules *r;
+	size_t n = 1, i = 0;
+	char *p, *next;
+	const char *c;
+
+	if (!s) {
+		seterr(err, errlen, "missing rules");
+		errno = EINVAL;
+		return NULL;
+	}
+	for (c = s; *c; c++)
+		n += *c == ';';
+	r = calloc(1, sizeof(*r) + n * sizeof(r->rule[0]));
+	if (!r || !(r->storage = strdup(s))) {
+		free(r);
+		seterr(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (p = r->storage; p; p = next) {
+		char *semi = strchr(p, ';');
+		char *eq, *glob, *size, *rule;
+		char serr[160];
+
+		next = semi ? semi + 1 : NULL;
+		rule = trim(p, semi ? semi : p + strlen(p));
+		if (!*rule) {
+			if (!next && i > 0)	/* one trailing ';' is fine */
+				break;
+			if (i || next)
+				seterr(err, errlen, "rule %zu: empty rule", i + 1);
+			else
+				seterr(err, errlen, "empty rule list");
+			goto bad;
+		}
+		eq = strchr(rule, '=');
+		if (!eq) {
+			seterr(err, errlen, "rule %zu ('%s'): missing '=' (expected GLOB=SIZE)",
+			       i + 1, rule);
+			goto bad;
+		}
+		glob = trim(rule, eq);
+		size = trim(eq + 1, eq + 1 + strlen(eq + 1));
+		if (!*glob) {
+			seterr(err, errlen, "rule %zu: empty pattern before '='", i + 1);
+			goto bad;
+		}
+		if (faultaround_parse_size(size, &r->rule[i].size, serr,
+					   sizeof(serr)) < 0) {
+			seterr(err, errlen, "rule %zu ('%s'): %s", i + 1, glob, serr);
+			goto bad;
+		}
+		r->rule[i].glob = glob;
+		r->rule[i].whole_path = strchr(glob, '/') != NULL;
+		i++;
+	}
+	r->count = i;
+	return r;
+bad:
+	faultaround_rules_free(r);
+	errno = EINVAL;
+	return NULL;
+}
+
+const struct faultaround_size *
+faultaround_rules_match(const struct faultaround_rules *rules, const char *path)
+{
+	const char *base;
+	size_t i;
+
+	if (!rules || !path)
+		return NULL;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (i = 0; i < rules->count; i++) {
+		const struct fa_rule *rl = &rules->rule[i];
+
+		if (!fnmatch(rl->glob, rl->whole_path ? path : base, 0))
+			return &rl->size;
+	}
+	return NULL;
+}
+
+size_t faultaround_rules_count(const struct faultaround_rules *rules)
+{
+	return rules ? rules->count : 0;
+}
+
+void faultaround_rules_free(struct faultaround_rules *rules)
+{
+	if (!rules)
+		return;
+	free(rules->storage);
+	free(rules);
+}

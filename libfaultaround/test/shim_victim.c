@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A program whose stdout and exit status must be byte-identical with and
+ * without libfaultaround-preload.so: file/anonymous/failing mmap and mmap64
+ * with errno checks, dlopen success and failure, fork and exec.
+ *   shim_victim [noexec|child] [--report-hint]
+ * --report-hint writes the hint of its file mapping to stderr.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void report_hint(const void *addr)
+{
+	char line[4096];
+	int in = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, e;
+
+		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (unsigned long)addr >= s && (unsigned long)addr < e;
+		else if (in && !strncmp(line, "FaultAroundOrder:", 17))
+			fprintf(stderr, "hint:%s", line + 17);
+	}
+	fclose(f);
+}
+
+static int run(const char *tag, int report)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/fa_victimXXXXXX";
+	char *p;
+	int fd, i, sum = 0;
+	void *h;
+
+	fd = mkstemp(path);
+	if (fd < 0 || ftruncate(fd, (off_t)(8 * page)) < 0) {
+		perror("tmpfile");
+		return 2;
+	}
+	for (i = 0; i < 8; i++)
+		if (pwrite(fd, "abcdefgh" + i, 1, (off_t)(i * page)) != 1)
+			return 2;
+
+	errno = 42;
+	p = mmap(NULL, 8 * page, PROT_READ, MAP_PRIVATE, fd, 0);
+	printf("%s: file mmap %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	if (p != MAP_FAILED) {
+		for (i = 0; i < 8; i++)
+			sum += p[i * page];
+		printf("%s: sum=%d\n", tag, sum);
+		if (report)
+			report_hint(p);
+		errno = 43;
+		printf("%s: munmap=%d errno=%d\n", tag, munmap(p, 8 * page), errno);
+	}
+	errno = 44;
+	p = mmap64(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	printf("%s: file mmap64 %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	errno = 0;
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE, -1, 0);
+	printf("%s: bad fd mmap %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	errno = 0;
+	p = mmap(NULL, page, PROT_READ, 0, fd, 0);
+	printf("%s: bad flags mmap %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	errno = 0;
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE, fd, 1);
+	printf("%s: unaligned offset mmap %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	errno = 0;
+	p = mmap64(NULL, 0, PROT_READ, MAP_PRIVATE, fd, 0);
+	printf("%s: zero length mmap64 %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	errno = 45;
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	printf("%s: anon mmap %s errno=%d\n", tag, p == MAP_FAILED ? "failed" : "ok", errno);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	close(fd);
+	unlink(path);
+
+	errno = 46;
+	h = dlopen("libm.so.6", RTLD_NOW);
+	printf("%s: dlopen libm %s errno=%d\n", tag, h ? "ok" : "failed", errno);
+	if (h) {
+		double (*c)(double) = (double (*)(double))dlsym(h, "cos");
+
+		printf("%s: cos(0)=%g\n", tag, c ? c(0.0) : -1.0);
+		dlclose(h);
+	}
+	h = dlopen("libfaultaround-does-not-exist.so", RTLD_NOW);
+	printf("%s: dlopen missing %s: %s\n", tag, h ? "ok" : "failed", h ? "" : dlerror());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int report = argc > 2 && !strcmp(argv[2], "--report-hint");
+	const char *mode = argc > 1 ? argv[1] : "";
+	pid_t pid;
+	int st, r;
+
+	if (!strcmp(mode, "child"))
+		return run("exec", report) ? 2 : 7;
+	r = run("main", report);
+	if (r)
+		return r;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(run("fork", 0) ? 2 : 5);
+	waitpid(pid, &st, 0);
+	printf("fork child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	if (!strcmp(mode, "noexec"))
+		return 3;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl("/proc/self/exe", argv[0], "child", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	printf("exec child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return 3;
+}
