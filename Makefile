@@ -26,17 +26,20 @@ export BUILD
 
 ifeq ($(ARCH),ppc64le)
 GUEST_CC := powerpc64le-linux-gnu-gcc
+GUEST_AR := powerpc64le-linux-gnu-ar
 GUEST_SYSROOT := $(BUILD)/sysroot/ppc64le
 URING_FLAGS := -I$(GUEST_SYSROOT)/usr/include -L$(GUEST_SYSROOT)/usr/lib/powerpc64le-linux-gnu
 else ifeq ($(ARCH),x86_64)
 GUEST_CC := gcc
+GUEST_AR := ar
 URING_FLAGS :=
 else
 $(error ARCH must be ppc64le or x86_64, not '$(ARCH)')
 endif
 
 GB := $(BUILD)/$(ARCH)
-SUBDIRS := selftests libfaultaround examples bench
+# libfaultaround builds examples/ itself, into its own O.
+SUBDIRS := selftests libfaultaround bench
 
 .PHONY: all deps kernel guest initramfs qemu-check qemu-shell check check-debug \
 	host-check checkpatch demo bench clean help
@@ -57,7 +60,7 @@ guest: deps
 	@KERNEL_STEP=tree $(TOP)/scripts/kernel.sh $(ARCH)
 	@for d in $(SUBDIRS); do \
 		[ -f $(TOP)/$$d/Makefile ] || continue; \
-		$(MAKE) -s -C $(TOP)/$$d O=$(GB)/$$d CC=$(GUEST_CC) \
+		$(MAKE) -s -C $(TOP)/$$d O=$(GB)/$$d CC=$(GUEST_CC) AR=$(GUEST_AR) \
 			URING_FLAGS="$(URING_FLAGS)" LIBFA_O=$(GB)/libfaultaround all || exit 1; \
 	done
 

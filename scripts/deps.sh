@@ -22,7 +22,7 @@ host_pkgs=(
 	make gcc git xz-utils	# build tools (git am applies the series)
 	flex bison bc		# kernel build
 	libelf-dev libssl-dev	# kernel build (objtool, certs)
-	cpio			# initramfs
+	cpio rsync		# initramfs
 	busybox-static		# x86_64 guest userland
 	liburing-dev		# io_uring load in the stress test (host/x86_64)
 	ccache			# incremental kernel rebuilds across clones

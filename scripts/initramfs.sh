@@ -50,12 +50,26 @@ else
 fi
 
 # Everything make guest built, as laid out in build/ARCH.
-for d in selftests libfaultaround examples bench; do
+for d in selftests bench; do
 	[ -d "$gb/$d" ] || continue
 	mkdir -p "$root/faultaround/$d"
-	find "$gb/$d" -maxdepth 1 -type f \( -perm -u+x -o -name '*.so*' -o -name TESTS \) \
+	find "$gb/$d" -maxdepth 1 -type f \( -perm -u+x -o -name TESTS \) \
 		-exec cp -a {} "$root/faultaround/$d/" \;
 done
+# The library keeps its build layout (tests find it through $ORIGIN/..),
+# plus its shell tests and a runner that is "make check" without make.
+if [ -d "$gb/libfaultaround" ]; then
+	lib=$root/faultaround/libfaultaround
+	rsync -a --exclude obj --exclude '.flags' "$gb/libfaultaround/" "$lib/"
+	mkdir -p "$lib/test-scripts"
+	cp "$top"/libfaultaround/test/*.sh "$lib/test-scripts/"
+	tests=$(make -s -C "$top/libfaultaround" print-tests)
+	printf '#!/bin/sh\ncd /faultaround/libfaultaround &&\nexec sh test-scripts/run.sh /faultaround/libfaultaround /faultaround/libfaultaround/examples /faultaround/libfaultaround/test-scripts %s\n' \
+		"$tests" >"$lib/run-check"
+	chmod +x "$lib/run-check"
+	echo run-check >"$lib/TESTS"
+fi
+[ -x "$top/scripts/guest-demo.sh" ] && cp "$top/scripts/guest-demo.sh" "$root/faultaround/demo.sh"
 cp "$top/scripts/guest-init" "$root/init"
 chmod +x "$root/init"
 

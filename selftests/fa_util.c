@@ -257,12 +257,60 @@ void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 			unsigned long hi, unsigned long *first,
 			unsigned long *count)
 {
-	unsigned long start = idx / nr * nr, end = start + nr;
+	unsigned long start = idx / nr * nr, end;
 
 	if (start < lo)
 		start = lo;
+	end = start + nr;
 	if (end > hi)
 		end = hi;
 	*first = start;
 	*count = end - start;
+}
+
+int fa_smaps_order(const void *addr, unsigned long *vma_start,
+		   unsigned long *vma_end)
+{
+	unsigned long a = (uintptr_t)addr, start, end;
+	char line[512];
+	bool in = false;
+	int order = -2;
+	FILE *f;
+
+	f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f)) {
+		/* A VMA header: "start-end perms ...". */
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (in)
+				break;
+			in = a >= start && a < end;
+			if (in) {
+				order = -1;
+				if (vma_start)
+					*vma_start = start;
+				if (vma_end)
+					*vma_end = end;
+			}
+			continue;
+		}
+		if (in && sscanf(line, "FaultAroundOrder: %d", &order) == 1)
+			break;
+	}
+	fclose(f);
+	return order;
+}
+
+int fa_expected_max_order(void)
+{
+	unsigned long t = fa_pte_table_pages();
+	int order = 0;
+
+	if (!t)
+		return -1;
+	while ((1UL << order) < t)
+		order++;
+	return order;
 }

@@ -82,9 +82,27 @@ static inline uint8_t fa_touch(const void *addr)
 int fa_read_ulong(const char *path, unsigned long *val);
 int fa_write_ulong(const char *path, unsigned long val);
 
-/* The aligned window of @nr pages containing @idx, clamped to [lo, hi). */
+/*
+ * The window the kernel maps for a fault on page @idx with a window of @nr
+ * pages, where [lo, hi) is the part of the page table the VMA covers: the
+ * aligned window's start clamped up to lo, and its end to hi, as
+ * do_fault_around() computes it (the start is clamped first, and the end
+ * counts @nr from the clamped start).
+ */
 void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 			unsigned long hi, unsigned long *first,
 			unsigned long *count);
+
+
+/*
+ * The "FaultAroundOrder:" of the VMA containing @addr in /proc/self/smaps:
+ * the order, -1 when the VMA has no such line, -2 when @addr is unmapped
+ * or smaps is unreadable.  @vma_start/@vma_end, if not NULL, get the VMA.
+ */
+int fa_smaps_order(const void *addr, unsigned long *vma_start,
+		   unsigned long *vma_end);
+
+/* The largest order: log2 of fa_pte_table_pages(). */
+int fa_expected_max_order(void);
 
 #endif /* FA_UTIL_H */

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MADV_FAULTAROUND: the per-VMA fault-around order, its window, its errors
+ * and its lifetime across split, merge, mremap, munmap and fork, on tmpfs
+ * and on ext4, MAP_SHARED and MAP_PRIVATE.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fa_util.h"
+
+#ifndef __NR_mseal
+#define __NR_mseal 462
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_process_madvise
+#define __NR_process_madvise 440
+#endif
+
+FIXTURE(hint)
+{
+	unsigned long table;	/* pages per page table */
+	unsigned long pages;	/* two page tables */
+	int max_order;
+	int fd;
+	uint8_t *map;
+};
+
+FIXTURE_VARIANT(hint)
+{
+	const char *fs;
+	int map_flags;
+};
+
+FIXTURE_VARIANT_ADD(hint, tmpfs_shared) { .fs = "tmpfs", .map_flags = MAP_SHARED };
+FIXTURE_VARIANT_ADD(hint, tmpfs_private) { .fs = "tmpfs", .map_flags = MAP_PRIVATE };
+FIXTURE_VARIANT_ADD(hint, ext4_shared) { .fs = "ext4", .map_flags = MAP_SHARED };
+FIXTURE_VARIANT_ADD(hint, ext4_private) { .fs = "ext4", .map_flags = MAP_PRIVATE };
+
+static const char *variant_dir(const char *fs)
+{
+	if (!strcmp(fs, "ext4"))
+		return getenv("FA_EXT4DIR");
+	return getenv("FA_TESTDIR") ?: "/tmp";
+}
+
+FIXTURE_SETUP(hint)
+{
+	const char *dir = variant_dir(variant->fs);
+
+	self->fd = -1;
+	self->map = MAP_FAILED;
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	if (!dir)
+		SKIP(return, "no %s directory (FA_EXT4DIR)", variant->fs);
+	self->table = fa_pte_table_pages();
+	if (!self->table)
+		SKIP(return, "page-table size of this MMU unknown");
+	self->pages = 2 * self->table;
+	self->max_order = fa_expected_max_order();
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
+	self->fd = fa_make_file(dir, self->pages);
+	ASSERT_GE(self->fd, 0) TH_LOG("file in %s: %s", dir, strerror(errno));
+	self->map = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags,
+				   self->table, 0);
+	ASSERT_NE(self->map, MAP_FAILED);
+}
+
+FIXTURE_TEARDOWN(hint)
+{
+	if (self->map != MAP_FAILED)
+		munmap(self->map, self->pages * fa_page_size);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static int set_hint(void *addr, unsigned long pages, int order)
+{
+	return madvise(addr, pages * fa_page_size,
+		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
+}
+
+static unsigned long system_pages(void)
+{
+	unsigned long bytes;
+
+	if (fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes))
+		return 0;
+	return bytes / fa_page_size ?: 1;
+}
+
+/*
+ * Zap, read page @idx of the @pages-page mapping @map (aligned to a table,
+ * mapping the file from page @pgoff), and check that exactly the window of
+ * @nr pages around it is present.
+ */
+static bool window_at(uint8_t *map, unsigned long pages, unsigned long pgoff,
+		      unsigned long table, unsigned long idx, unsigned long nr)
+{
+	unsigned long t0 = idx / table * table, first, count;
+
+	if (fa_zap(map, pages) || fa_count_present(map, pages) != 0)
+		return false;
+	if (fa_touch(map + idx * fa_page_size) !=
+	    fa_pattern((pgoff + idx) * fa_page_size))
+		return false;
+	fa_expected_window(idx, nr, t0, t0 + table < pages ? t0 + table : pages,
+			   &first, &count);
+	return fa_present_exactly(map, pages, first, count);
+}
+
+static bool window_is(uint8_t *map, unsigned long pages, unsigned long table,
+		      unsigned long idx, unsigned long nr)
+{
+	return window_at(map, pages, 0, table, idx, nr);
+}
+
+static unsigned long probe(unsigned long table)
+{
+	return table + table / 2 + 1;
+}
+
+TEST_F(hint, every_order_maps_its_window)
+{
+	int order;
+
+	for (order = 0; order <= self->max_order; order++) {
+		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
+		EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), order);
+		EXPECT_TRUE(window_is(self->map, self->pages, self->table,
+				      probe(self->table), 1UL << order))
+			TH_LOG("order %d", order);
+	}
+}
+
+TEST_F(hint, minor_faults_are_one_per_window)
+{
+	unsigned long i, nr;
+	unsigned int sum = 0;
+	long before;
+	int order;
+
+	for (order = 0; order <= self->max_order; order++) {
+		nr = 1UL << order;
+		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
+		ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+		before = fa_minor_faults();
+		for (i = 0; i < self->pages; i++)
+			sum += fa_touch(self->map + i * fa_page_size);
+		EXPECT_EQ(fa_minor_faults() - before,
+			  (long)((self->pages + nr - 1) / nr))
+			TH_LOG("order %d", order);
+	}
+	(void)sum;
+}
+
+TEST_F(hint, unset_follows_the_system_default)
+{
+	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
+	ASSERT_EQ(set_hint(self->map, self->pages, -1), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table,
+			      probe(self->table), system_pages()));
+}
+
+TEST_F(hint, vma_beats_process_beats_system)
+{
+	unsigned long idx = probe(self->table);
+
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
+	ASSERT_EQ(set_hint(self->map, self->pages, 4), 0);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 16));
+	ASSERT_EQ(set_hint(self->map, self->pages, -1), 0);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 4));
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx,
+			      system_pages()));
+}
+
+/* The system default moves only what neither a hint nor a default pins. */
+TEST_F(hint, system_default_changes_only_unhinted_vmas)
+{
+	unsigned long saved, half = self->table;
+	uint8_t *second = self->map + half * fa_page_size;
+
+	if (!fa_may_change_system())
+		SKIP(return, "changes the system default: guest only");
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
+	ASSERT_EQ(set_hint(self->map, half, 1), 0);
+	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, 8 * fa_page_size), 0);
+	EXPECT_TRUE(window_is(self->map, half, self->table, half / 2 + 1, 2));
+	EXPECT_TRUE(window_at(second, half, half, self->table, half / 2 + 1, 8));
+	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved), 0);
+}
+
+TEST_F(hint, order_above_max_is_einval)
+{
+	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
+	EXPECT_EQ(set_hint(self->map, self->pages, self->max_order + 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 2);
+}
+
+TEST_F(hint, garbage_bits_are_einval)
+{
+	size_t len = self->pages * fa_page_size;
+
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (1 << 16)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (int)0x80000000u), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (0xff << 8)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+}
+
+TEST_F(hint, unaligned_start_and_wrapping_length_are_einval)
+{
+	EXPECT_EQ(madvise(self->map + 1, fa_page_size, MADV_FAULTAROUND_ORDER(1)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(madvise(self->map, (size_t)-fa_page_size / 2 * 2,
+			  MADV_FAULTAROUND_ORDER(1)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(madvise(self->map, (size_t)-1, MADV_FAULTAROUND_ORDER(1)), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+/* mprotect of the middle splits the VMA in three; every part keeps it. */
+TEST_F(hint, split_by_mprotect_keeps_the_hint)
+{
+	uint8_t *mid = self->map + (self->table / 2) * fa_page_size;
+	unsigned long s, e;
+
+	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
+	ASSERT_EQ(mprotect(mid, self->table * fa_page_size, PROT_READ | PROT_WRITE), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 3);
+	EXPECT_EQ(e, (unsigned long)mid);
+	EXPECT_EQ(fa_smaps_order(mid, &s, &e), 3);
+	EXPECT_EQ(s, (unsigned long)mid);
+	EXPECT_EQ(fa_smaps_order(self->map + (self->pages - 1) * fa_page_size, NULL, NULL), 3);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, probe(self->table), 8));
+}
+
+TEST_F(hint, partial_madvise_splits)
+{
+	uint8_t *mid = self->map + self->table * fa_page_size;
+
+	ASSERT_EQ(set_hint(mid, 4, 2), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+	EXPECT_EQ(fa_smaps_order(mid, NULL, NULL), 2);
+	EXPECT_EQ(fa_smaps_order(mid + 4 * fa_page_size, NULL, NULL), -1);
+}
+
+/* Different hints keep neighbours apart; the same hint lets them merge. */
+TEST_F(hint, different_hints_do_not_merge)
+{
+	uint8_t *mid = self->map + self->table * fa_page_size;
+	unsigned long s, e;
+
+	ASSERT_EQ(set_hint(self->map, self->table, 1), 0);
+	ASSERT_EQ(set_hint(mid, self->table, 2), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 1);
+	EXPECT_EQ(e, (unsigned long)mid);
+	ASSERT_EQ(set_hint(mid, self->table, 1), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 1);
+	EXPECT_EQ(s, (unsigned long)self->map);
+	EXPECT_EQ(e, (unsigned long)(self->map + self->pages * fa_page_size));
+}
+
+TEST_F(hint, mremap_move_keeps_the_hint)
+{
+	size_t len = self->pages * fa_page_size;
+	uint8_t *dst, *moved;
+
+	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
+	dst = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags, self->table, 0);
+	ASSERT_NE(dst, MAP_FAILED);
+	moved = mremap(self->map, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	ASSERT_EQ(moved, dst);
+	self->map = moved;
+	EXPECT_EQ(fa_smaps_order(moved, NULL, NULL), 2);
+	EXPECT_TRUE(window_is(moved, self->pages, self->table, probe(self->table), 4));
+}
+
+TEST_F(hint, mremap_grow_keeps_the_hint)
+{
+	size_t half = self->table * fa_page_size;
+	uint8_t *grown;
+
+	ASSERT_EQ(munmap(self->map + half, half), 0);
+	ASSERT_EQ(set_hint(self->map, self->table, 3), 0);
+	grown = mremap(self->map, half, 2 * half, MREMAP_MAYMOVE);
+	ASSERT_NE(grown, MAP_FAILED);
+	self->map = grown;
+	EXPECT_EQ(fa_smaps_order(grown + 2 * half - fa_page_size, NULL, NULL), 3);
+}
+
+TEST_F(hint, munmap_of_the_middle_keeps_both_ends)
+{
+	uint8_t *mid = self->map + (self->table / 2) * fa_page_size;
+
+	ASSERT_EQ(set_hint(self->map, self->pages, 4), 0);
+	ASSERT_EQ(munmap(mid, self->table * fa_page_size), 0);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 4);
+	EXPECT_EQ(fa_smaps_order(mid + self->table * fa_page_size, NULL, NULL), 4);
+	EXPECT_EQ(fa_smaps_order(mid, NULL, NULL), -2);
+}
+
+TEST_F(hint, fork_copies_the_hint)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(fa_smaps_order(self->map, NULL, NULL) == 2 &&
+		      window_is(self->map, self->pages, self->table,
+				probe(self->table), 4) ? 0 : 1);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(sigbus_jmp, 1);
+}
+
+static bool touch_raises_sigbus(const uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	bool raised = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_jmp, 1))
+		raised = true;
+	else
+		fa_touch(p);
+	sigaction(SIGBUS, &old, NULL);
+	return raised;
+}
+
+/* No order maps past EOF, and touching past EOF still raises SIGBUS. */
+TEST_F(hint, nothing_past_eof_and_sigbus_at_every_order)
+{
+	unsigned long eof = self->table + 3;
+	int order;
+
+	ASSERT_EQ(ftruncate(self->fd, eof * fa_page_size), 0);
+	for (order = 0; order <= self->max_order; order++) {
+		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
+		ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+		EXPECT_EQ(fa_touch(self->map + (eof - 1) * fa_page_size),
+			  fa_pattern((eof - 1) * fa_page_size));
+		EXPECT_EQ(fa_count_present(self->map + eof * fa_page_size,
+					   self->pages - eof), 0)
+			TH_LOG("order %d mapped past EOF", order);
+		EXPECT_TRUE(touch_raises_sigbus(self->map + eof * fa_page_size))
+			TH_LOG("order %d", order);
+		EXPECT_TRUE(touch_raises_sigbus(self->map + (self->pages - 1) * fa_page_size));
+	}
+}
+
+TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
+{
+	unsigned long i;
+
+	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
+	ASSERT_EQ(ftruncate(self->fd, self->table * fa_page_size), 0);
+	EXPECT_TRUE(touch_raises_sigbus(self->map + self->table * fa_page_size));
+	ASSERT_EQ(ftruncate(self->fd, self->pages * fa_page_size), 0);
+	for (i = self->table; i < self->pages; i++)
+		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), 0);
+	for (i = 0; i < self->table; i++)
+		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), fa_pattern(i * fa_page_size));
+}
+
+TEST(max_order_is_one_page_table)
+{
+	unsigned long max;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	if (fa_expected_max_order() < 0)
+		SKIP(return, "page-table size of this MMU unknown");
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
+	EXPECT_EQ(max, (unsigned long)fa_expected_max_order())
+		TH_LOG("mmu %s, page size %zu", fa_mmu_name(), fa_page_size);
+}
+
+/* Anonymous memory takes the hint, like MADV_SEQUENTIAL, and ignores it. */
+TEST(anonymous_accepts_and_ignores)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = mmap(NULL, 8 * fa_page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	EXPECT_EQ(set_hint(p, 8, 2), 0);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 2);
+	p[0] = 1;
+	EXPECT_EQ(fa_count_present(p, 8), 1);
+	munmap(p, 8 * fa_page_size);
+}
+
+TEST(hole_is_enomem_after_the_mapped_parts_changed)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = mmap(NULL, 3 * fa_page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	ASSERT_EQ(munmap(p + fa_page_size, fa_page_size), 0);
+	EXPECT_EQ(set_hint(p, 3, 1), -1);
+	EXPECT_EQ(errno, ENOMEM);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 1);
+	EXPECT_EQ(fa_smaps_order(p + 2 * fa_page_size, NULL, NULL), 1);
+	munmap(p, 3 * fa_page_size);
+}
+
+TEST(sealed_vma_is_eperm)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = mmap(NULL, 2 * fa_page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	if (syscall(__NR_mseal, p, 2 * fa_page_size, 0))
+		SKIP(return, "mseal: %s", strerror(errno));
+	EXPECT_EQ(set_hint(p, 2, 1), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), -1);
+}
+
+TEST(process_madvise_refuses_the_advice)
+{
+	struct iovec iov;
+	int pidfd;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	iov.iov_len = 2 * fa_page_size;
+	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(iov.iov_base, MAP_FAILED);
+	pidfd = syscall(__NR_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		SKIP(return, "pidfd_open: %s", strerror(errno));
+	EXPECT_EQ(syscall(__NR_process_madvise, pidfd, &iov, 1,
+			  MADV_FAULTAROUND_ORDER(1), 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(iov.iov_base, NULL, NULL), -1);
+	close(pidfd);
+	munmap(iov.iov_base, iov.iov_len);
+}
+
+TEST_HARNESS_MAIN

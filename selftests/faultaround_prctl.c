@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PR_SET_FAULTAROUND / PR_GET_FAULTAROUND: the per-process default, its
+ * errors, its visibility and its lifetime across fork and execve.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fa_util.h"
+
+/* Run as "faultaround_prctl --exec-child": report what survived execve. */
+static int exec_child(void)
+{
+	int order = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0);
+	char line[256];
+	int hinted = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return 100;
+	while (fgets(line, sizeof(line), f))
+		hinted += !strncmp(line, "FaultAroundOrder:", 17);
+	fclose(f);
+	/* exit status: the default, or 101 if any VMA kept a hint */
+	return hinted ? 101 : order;
+}
+
+static int status_line(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "FaultAroundOrder:", 17)) {
+			snprintf(buf, len, "%s", line + 17);
+			buf[strcspn(buf, "\n")] = '\0';
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+FIXTURE(prctl)
+{
+	int max_order;
+};
+
+FIXTURE_SETUP(prctl)
+{
+	unsigned long max;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without PR_SET_FAULTAROUND");
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
+	self->max_order = (int)max;
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
+}
+
+FIXTURE_TEARDOWN(prctl)
+{
+	prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0);
+}
+
+TEST_F(prctl, get_returns_unset_when_none_is_set)
+{
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), PR_FAULTAROUND_UNSET);
+}
+
+TEST_F(prctl, set_then_get_every_order)
+{
+	int order;
+
+	for (order = 0; order <= self->max_order; order++) {
+		ASSERT_EQ(prctl(PR_SET_FAULTAROUND, order, 0, 0, 0), 0);
+		EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), order);
+	}
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), PR_FAULTAROUND_UNSET);
+}
+
+TEST_F(prctl, order_above_max_is_einval_and_changes_nothing)
+{
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 1, 0, 0, 0), 0);
+	EXPECT_EQ(prctl(PR_SET_FAULTAROUND, self->max_order + 1, 0, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_SET_FAULTAROUND, 254, 0, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_SET_FAULTAROUND, -1UL, 0, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), 1);
+}
+
+TEST_F(prctl, unused_arguments_must_be_zero)
+{
+	EXPECT_EQ(prctl(PR_SET_FAULTAROUND, 1, 1, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_SET_FAULTAROUND, 1, 0, 0, 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 1, 0, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 1, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), PR_FAULTAROUND_UNSET);
+}
+
+TEST_F(prctl, status_shows_the_default)
+{
+	char val[256];
+
+	ASSERT_EQ(status_line(val, sizeof(val)), 0);
+	EXPECT_STREQ(val, "\tunset");
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 3, 0, 0, 0), 0);
+	ASSERT_EQ(status_line(val, sizeof(val)), 0);
+	EXPECT_STREQ(val, "\t3");
+}
+
+TEST_F(prctl, default_applies_to_unhinted_file_mappings)
+{
+	unsigned long table = fa_pte_table_pages(), idx, first, count;
+	const char *dir = getenv("FA_TESTDIR") ?: "/tmp";
+	uint8_t *map;
+	int fd;
+
+	if (!table)
+		SKIP(return, "page-table size of this MMU unknown");
+	fd = fa_make_file(dir, table);
+	ASSERT_GE(fd, 0);
+	map = fa_map_aligned(fd, table, 0, MAP_PRIVATE, table, 0);
+	ASSERT_NE(map, MAP_FAILED);
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
+	idx = table / 2 + 1;
+	EXPECT_EQ(fa_touch(map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
+	fa_expected_window(idx, 4, 0, table, &first, &count);
+	EXPECT_TRUE(fa_present_exactly(map, table, first, count));
+	munmap(map, table * fa_page_size);
+	close(fd);
+}
+
+TEST_F(prctl, fork_inherits_the_default)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 4, 0, 0, 0), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0));
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 4);
+}
+
+/* execve keeps the process default and drops every VMA hint (new mm). */
+TEST_F(prctl, execve_keeps_the_default_and_drops_vma_hints)
+{
+	char *argv[] = { "faultaround_prctl", "--exec-child", NULL };
+	uint8_t *p;
+	int status;
+	pid_t pid;
+
+	p = mmap(NULL, 4 * fa_page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	ASSERT_EQ(madvise(p, 4 * fa_page_size, MADV_FAULTAROUND_ORDER(1)), 0);
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 3, 0, 0, 0), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		execv("/proc/self/exe", argv);
+		_exit(102);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 3);
+	munmap(p, 4 * fa_page_size);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
+		return exec_child();
+	return test_harness_run(argc, argv);
+}
