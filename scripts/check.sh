@@ -22,7 +22,9 @@ stage() { info "== $* ($((SECONDS - start))s)"; }
 host_tests() {
 	stage "native tests on the host kernel ($(uname -r))"
 	local log=$results/host.tap
+	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed host; return; }
 	{
+		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux"
 		make -s -C "$top/selftests" O="$BUILD/host/selftests" run
 		if [ -f "$top/libfaultaround/Makefile" ]; then
 			make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround" check
