@@ -5,6 +5,7 @@
  * and on ext4, MAP_SHARED and MAP_PRIVATE.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,8 +13,10 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 #include "fa_util.h"
@@ -388,6 +391,39 @@ TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
 		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), 0);
 	for (i = 0; i < self->table; i++)
 		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), fa_pattern(i * fa_page_size));
+}
+
+/*
+ * A range registered with userfaultfd in write-protect mode gets no
+ * fault-around, whatever its hint: a read fault maps only its own page.
+ */
+TEST_F(hint, uffd_wp_range_gets_no_fault_around)
+{
+	struct uffdio_api api = {
+		.api = UFFD_API,
+		.features = UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
+	};
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)self->map,
+			   .len = self->pages * fa_page_size },
+		.mode = UFFDIO_REGISTER_MODE_WP,
+	};
+	unsigned long idx = probe(self->table);
+	int uffd;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	if (uffd < 0)
+		SKIP(return, "userfaultfd: %s", strerror(errno));
+	if (ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		close(uffd);
+		SKIP(return, "uffd-wp on %s: %s", variant->fs, strerror(errno));
+	}
+	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 1));
+	close(uffd);
+	/* Unregistered again, the same hint maps the whole table. */
+	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, self->table));
 }
 
 TEST(max_order_is_one_page_table)
