@@ -13,6 +13,8 @@
 #   4. build in build/kernel/ARCH[-VARIANT] (one directory per config).
 #
 # VARIANT "debug" adds debug.config (and debug-ARCH.config if present).
+# VARIANT "stock" builds the unpatched kernel from a worktree at the tarball
+# (build/linux-stock), for the benchmarks' cost comparison.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,7 +56,7 @@ unpack() {
 		return
 	fi
 	info "unpacking $(basename "$tarball") into $src (once per tarball)"
-	rm -rf "$src" "$amtree" "$BUILD/kernel"
+	rm -rf "$src" "$amtree" "$BUILD/linux-stock" "$BUILD/kernel"
 	mkdir -p "$src"
 	tar -xJf "$tarball" -C "$src" --strip-components=1
 	(
@@ -114,7 +116,7 @@ apply_series() {
 configure() {
 	local frags=("$cfgdir/base.config" "$cfgdir/$arch.config")
 	local want have line sym val got bad=0
-	if [ -n "$variant" ]; then
+	if [ -n "$variant" ] && [ "$variant" != stock ]; then
 		frags+=("$cfgdir/$variant.config")
 		[ -f "$cfgdir/$variant-$arch.config" ] && frags+=("$cfgdir/$variant-$arch.config")
 	fi
@@ -123,7 +125,12 @@ configure() {
 	want=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 	have=$(cat "$out/.faultaround-config" 2>/dev/null || true)
 	[ "$want" = "$have" ] && [ -f "$out/.config" ] && return
-	cat "${frags[@]}" >"$out/fragments.config"
+	if [ "$variant" = stock ]; then
+		# The unpatched kernel has none of the feature's options.
+		cat "${frags[@]}" | grep -v FAULT_AROUND >"$out/fragments.config"
+	else
+		cat "${frags[@]}" >"$out/fragments.config"
+	fi
 	kmake KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig >"$out/config.log" 2>&1 ||
 		{ tail -20 "$out/config.log" >&2; die "kernel configuration failed"; }
 	# allnoconfig drops silently what it cannot satisfy: say what and why.
@@ -168,7 +175,12 @@ build() {
 
 mkdir -p "$BUILD"
 unpack
-apply_series
+if [ "$variant" = stock ]; then
+	src=$BUILD/linux-stock
+	[ -d "$src" ] || git -C "$BUILD/linux" worktree add -q --detach "$src" base
+else
+	apply_series
+fi
 [ "${KERNEL_STEP:-build}" = tree ] && exit 0
 configure
 build
