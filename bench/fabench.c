@@ -1412,7 +1412,7 @@ int main(int argc, char **argv)
 	}
 	if (emulated)
 		say("NOTE: absolute times are emulated (qemu TCG with -icount): compare columns, not machines\n");
-	if (!supported)
+	if (!supported && cfg.modes[MODE_HINT])
 		say("NOTE: no per-VMA fault-around support in this kernel: hint cells are skipped\n");
 	if ((cfg.modes[MODE_GLOBAL]) && !knobs_allowed)
 		say("NOTE: global mode leaves the system default alone here: only its Baseline runs\n");

@@ -92,9 +92,12 @@ int fa_make_file(const char *dir, unsigned long pages)
 	buf = malloc(len);
 	if (!buf)
 		goto err;
+	errno = 0;
 	for (i = 0; i < len; i++)
 		buf[i] = fa_pattern(i);
 	if (pwrite(fd, buf, len, 0) != (ssize_t)len) {
+		if (!errno)
+			errno = ENOSPC;
 		free(buf);
 		goto err;
 	}

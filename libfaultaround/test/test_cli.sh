@@ -4,6 +4,7 @@
 O=$1
 . "$(dirname "$0")/tap.sh"
 FA=$O/faultaround
+PAGESIZE=$("$O/test/shim_victim" pagesize)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_PRELOAD LD_PRELOAD
@@ -46,7 +47,7 @@ rc "directory" 126 "$FA" "$tmp"
 rc "exit status passed through" 42 "$FA" -s 64K -- sh -c 'exit 42'
 rc "'--' stops subcommands" 127 "$FA" -- show
 rc "info" 0 "$FA" info
-tap_check "info lines" sh -c "grep -q '^supported: ' '$tmp/out' && grep -q '^page size: $(getconf PAGESIZE)$' '$tmp/out' && grep -q '^mmu: ' '$tmp/out' && grep -q '^max order: ' '$tmp/out' && grep -q '^system default: ' '$tmp/out'"
+tap_check "info lines" sh -c "grep -q '^supported: ' '$tmp/out' && grep -q '^page size: $PAGESIZE$' '$tmp/out' && grep -q '^mmu: ' '$tmp/out' && grep -q '^max order: ' '$tmp/out' && grep -q '^system default: ' '$tmp/out'"
 rc "show: too many arguments" 1 "$FA" show 1 2
 rc "show: bad pid" 1 "$FA" show abc
 
@@ -59,7 +60,7 @@ if fa_supported; then
 	tap_check "show prints the defaults" sh -c "grep -q '^process default: ' '$tmp/out' && grep -q '^system default: ' '$tmp/out'"
 	out=$("$FA" -o 2 grep FaultAroundOrder /proc/self/status)
 	tap_check "-o sets the default across exec" [ "$out" = "FaultAroundOrder:	2" ]
-	out=$("$FA" -s $(( $(getconf PAGESIZE) * 5 )) grep FaultAroundOrder /proc/self/status)
+	out=$("$FA" -s $(( $PAGESIZE * 5 )) grep FaultAroundOrder /proc/self/status)
 	tap_check "-s rounds down to a power of two" [ "$out" = "FaultAroundOrder:	2" ]
 	out=$("$FA" -r '*=64K' sh -c 'echo "$LD_PRELOAD|$FAULTAROUND_RULES"')
 	tap_check "-r preloads the shim" [ "$out" = "$O/libfaultaround-preload.so|*=64K" ]

@@ -63,7 +63,7 @@ if fa_supported; then
 	env LD_PRELOAD="$SHIM" FAULTAROUND_RULES='libm.so*=order:1' FAULTAROUND_DEBUG=1 \
 		"$V" child > /dev/null 2> "$tmp/err"
 	tap_check "rule applied after dlopen" grep -q 'dlopen /.*libm.so.6 .*: order 1$' "$tmp/err"
-	out=$(env LD_PRELOAD="$SHIM" FAULTAROUND=order:0 grep FaultAroundOrder /proc/self/status)
+	out=$(env LD_PRELOAD="$SHIM" FAULTAROUND=order:0 "$V" status)
 	tap_check "FAULTAROUND sets the process default" [ "$out" = "FaultAroundOrder:	0" ]
 else
 	tap_skip "rule applied to a later mmap" "kernel lacks fault-around hints"
