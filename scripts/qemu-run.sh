@@ -98,6 +98,9 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	tail -15 "$console" | sed 's/^/    /' >&2
 fi
 grep -q '^FAULTAROUND-DONE' "$console" || fail+=("guest did not finish (qemu exit $qrc)")
+if [ "$arch" = ppc64le ] && ! grep -qi "^# faultaround-guest: .* mmu=$mmu " "$console"; then
+	fail+=("guest did not run the $mmu MMU: $(grep -m1 '^# faultaround-guest:' "$console" || echo 'no guest header')")
+fi
 reports=$(grep -E "$report_re" "$console" | grep -cvE "$benign_re" || true)
 [ "$reports" -gt 0 ] && fail+=("console shows $reports kernel report line(s): see ${console#"$top"/}")
 

@@ -426,6 +426,61 @@ TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, self->table));
 }
 
+#define TRACE_DIR "/sys/kernel/tracing"
+#define TRACE_EVENT_ENABLE TRACE_DIR "/events/fault_around/fault_around/enable"
+
+static int write_str(const char *path, const char *s, int flags)
+{
+	int fd = open(path, O_WRONLY | flags);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* The tracepoint reports the window handed to ->map_pages and the source. */
+TEST_F(hint, tracepoint_reports_window_order_and_source)
+{
+	unsigned long idx = probe(self->table), addr, start, end;
+	unsigned long want = (uintptr_t)self->map + idx / 8 * 8 * fa_page_size;
+	char line[512], source[16];
+	unsigned int order;
+	int found = 0;
+	FILE *f;
+
+	if (!fa_may_change_system())
+		SKIP(return, "uses the global trace buffer: guest only");
+	if (access(TRACE_EVENT_ENABLE, W_OK))
+		SKIP(return, "no tracefs or no fault_around event");
+	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
+	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+	ASSERT_EQ(write_str(TRACE_DIR "/trace", "", O_TRUNC), 0);
+	ASSERT_EQ(write_str(TRACE_EVENT_ENABLE, "1", 0), 0);
+	fa_touch(self->map + idx * fa_page_size);
+	ASSERT_EQ(write_str(TRACE_EVENT_ENABLE, "0", 0), 0);
+	f = fopen(TRACE_DIR "/trace", "r");
+	ASSERT_NE(f, NULL);
+	while (fgets(line, sizeof(line), f)) {
+		char *ev = strstr(line, "fault_around: ");
+
+		if (!ev || sscanf(ev, "fault_around: address=0x%lx start=0x%lx end=0x%lx order=%u source=%15s",
+				  &addr, &start, &end, &order, source) != 5)
+			continue;
+		if (addr != (uintptr_t)self->map + idx * fa_page_size)
+			continue;
+		found++;
+		EXPECT_EQ(start, want);
+		EXPECT_EQ(end, want + 8 * fa_page_size);
+		EXPECT_EQ(order, 3U);
+		EXPECT_STREQ(source, "vma");
+	}
+	fclose(f);
+	EXPECT_EQ(found, 1);
+}
+
 TEST(max_order_is_one_page_table)
 {
 	unsigned long max;

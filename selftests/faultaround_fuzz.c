@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Random arguments: a bounded storm of madvise(MADV_FAULTAROUND...) and
+ * prctl(PR_*_FAULTAROUND) calls with random addresses, lengths and
+ * encodings against a map of mixed VMAs.  The process must survive, every
+ * error must be a documented one, and the data must be intact.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fa_util.h"
+
+#define AREA_PAGES	64
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static unsigned long calls(void)
+{
+	const char *s = getenv("FA_FUZZ_CALLS");
+
+	return s ? strtoul(s, NULL, 0) : 100000;
+}
+
+/* An advice: mostly well-formed, sometimes garbage in every bit. */
+static int random_advice(int max_order)
+{
+	switch (next() % 6) {
+	case 0:
+		return MADV_FAULTAROUND;
+	case 1:
+	case 2:
+		return MADV_FAULTAROUND_ORDER((int)(next() % (max_order + 3)));
+	case 3:
+		return MADV_FAULTAROUND | (int)((next() & 0xffffff) << 8);
+	case 4:
+		return (int)next();
+	default:
+		return MADV_FAULTAROUND_ORDER(max_order);
+	}
+}
+
+TEST(random_madvise_and_prctl)
+{
+	unsigned long i, n = calls(), max;
+	const char *dir = getenv("FA_TESTDIR") ?: "/tmp";
+	size_t area = AREA_PAGES * fa_page_size;
+	uint8_t *base, *anon;
+	int fd, ret, err;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
+
+	/* [file shared | file private | anon | hole | PROT_NONE | file shared] */
+	fd = fa_make_file(dir, AREA_PAGES);
+	ASSERT_GE(fd, 0);
+	base = mmap(NULL, 6 * area, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(base, MAP_FAILED);
+	ASSERT_NE(mmap(base, area, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0), MAP_FAILED);
+	ASSERT_NE(mmap(base + area, area, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_FIXED, fd, 0), MAP_FAILED);
+	anon = mmap(base + 2 * area, area, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ASSERT_EQ(anon, base + 2 * area);
+	memset(anon, 0x5a, area);
+	ASSERT_EQ(munmap(base + 3 * area, area), 0);
+	ASSERT_NE(mmap(base + 5 * area, area, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0),
+		  MAP_FAILED);
+
+	for (i = 0; i < n; i++) {
+		uint8_t *addr = base + (next() % (6 * AREA_PAGES + 4)) * fa_page_size;
+		size_t len = (next() % (3 * AREA_PAGES)) * fa_page_size;
+
+		if (next() % 16 == 0)
+			addr += next() % fa_page_size;	/* unaligned */
+		if (next() % 64 == 0)
+			len = (size_t)next();		/* huge or wrapping */
+
+		if (next() % 4 == 0) {
+			unsigned long a2 = next() % 8 == 0 ? next() : next() % (max + 2);
+
+			ret = prctl(PR_SET_FAULTAROUND, a2, next() % 8 == 0, 0, 0);
+		} else {
+			ret = madvise(addr, len, random_advice((int)max));
+		}
+		err = errno;
+		if (ret) {
+			ASSERT_TRUE(err == EINVAL || err == ENOMEM)
+				TH_LOG("call %lu: unexpected errno %d", i, err);
+		}
+		/* Touch the file mappings now and then under the new hints. */
+		if (i % 1024 == 0) {
+			size_t off = (next() % AREA_PAGES) * fa_page_size;
+
+			ASSERT_EQ(fa_touch(base + off), fa_pattern(off));
+			ASSERT_EQ(fa_touch(base + 5 * area + off), fa_pattern(off));
+		}
+	}
+	prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0);
+
+	for (i = 0; i < area; i++) {
+		ASSERT_EQ(base[i], fa_pattern(i));
+		ASSERT_EQ(base[area + i], fa_pattern(i));
+		ASSERT_EQ(anon[i], 0x5a);
+		ASSERT_EQ(base[5 * area + i], fa_pattern(i));
+	}
+	munmap(base, 6 * area);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
