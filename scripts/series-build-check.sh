@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# series-build-check.sh [ARCH...]: is every patch of the series buildable on
+# its own, without new warnings at W=1?  For each patch, in a side worktree
+# (build/linux-bisect) and build directory (build/kernel/ARCH-bisect):
+#   - compile every .c file the series touches, with W=1, and compare the
+#     warnings with those of the unpatched tree;
+#   - link vmlinux (plain build), so a patch that breaks the build is named.
+# After the last patch it also compiles the touched files with the feature
+# off (FAULT_AROUND_HINTS=n) and with tracing off (FTRACE=n).
+# Prints TAP; slow (one incremental kernel build per patch), not part of
+# make check: run it before sending the series.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+archs=("$@")
+[ ${#archs[@]} -gt 0 ] || archs=(ppc64le x86_64)
+tree=$BUILD/linux-bisect
+n=0 failed=0
+
+KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || die "cannot prepare the kernel tree"
+[ -d "$tree" ] || git -C "$BUILD/linux" worktree add -q --detach "$tree" base
+head=$(git -C "$BUILD/linux" rev-parse HEAD)
+mapfile -t commits < <(git -C "$BUILD/linux" rev-list --reverse base.."$head")
+mapfile -t files < <(git -C "$BUILD/linux" diff --name-only base "$head" -- '*.c')
+
+tap() { n=$((n + 1)); echo "$1 $n $2"; [ "$1" = ok ] || failed=1; }
+
+for arch in "${archs[@]}"; do
+	case $arch in
+	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- ;;
+	x86_64) karch=x86 cross= ;;
+	*) die "unknown ARCH $arch" ;;
+	esac
+	out=$BUILD/kernel/$arch-bisect
+	mkdir -p "$out"
+	[ -f "$BUILD/kernel/$arch/.config" ] || "$top/scripts/kernel.sh" "$arch" >/dev/null ||
+		die "cannot configure $arch"
+	kmake() {
+		make -s -C "$tree" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+			CC="ccache ${cross}gcc" "$@"
+	}
+	objs_of() {
+		local f o=()
+		for f in "${files[@]}"; do
+			[ -f "$tree/$f" ] && o+=("${f%.c}.o")
+		done
+		echo "${o[@]}"
+	}
+	warnings() { # the W=1 warnings of the touched objects, without line numbers
+		rm -f $(for o in $(objs_of); do echo "$out/$o"; done)
+		kmake W=1 -j"$(nproc)" $(objs_of) 2>&1 | grep -E ': warning:' |
+			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u
+	}
+
+	git -C "$tree" checkout -q --detach base
+	cp "$BUILD/kernel/$arch/.config" "$out/.config"
+	kmake olddefconfig >/dev/null 2>&1
+	kmake -j"$(nproc)" prepare >/dev/null 2>&1
+	base_warn=$(warnings)
+
+	for c in "${commits[@]}"; do
+		subj=$(git -C "$tree" log -1 --format=%s "$c")
+		git -C "$tree" checkout -q --detach "$c"
+		kmake olddefconfig >/dev/null 2>&1
+		new=$(comm -13 <(echo "$base_warn") <(warnings))
+		if [ -n "$new" ]; then
+			tap "not ok" "$arch W=1 new warnings: $subj"
+			echo "$new" | sed 's/^/# /'
+		else
+			tap ok "$arch W=1 no new warnings: $subj"
+		fi
+		if kmake -j"$(nproc)" vmlinux >"$out/build.log" 2>&1; then
+			tap ok "$arch builds: $subj"
+		else
+			tap "not ok" "$arch builds: $subj"
+			grep -E ': error:' "$out/build.log" | head -5 | sed 's/^/# /'
+		fi
+	done
+
+	for off in FAULT_AROUND_HINTS FTRACE; do
+		cp "$BUILD/kernel/$arch/.config" "$out/.config"
+		sed -i "s/^CONFIG_$off=y/# CONFIG_$off is not set/" "$out/.config"
+		kmake olddefconfig >/dev/null 2>&1
+		if kmake -j"$(nproc)" vmlinux >"$out/build.log" 2>&1; then
+			tap ok "$arch builds with CONFIG_$off=n"
+		else
+			tap "not ok" "$arch builds with CONFIG_$off=n"
+			grep -E ': error:' "$out/build.log" | head -5 | sed 's/^/# /'
+		fi
+	done
+done
+echo "1..$n"
+exit $failed
