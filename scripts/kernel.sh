@@ -154,7 +154,9 @@ configure() {
 kmake() {
 	local cc=${cross}gcc
 	command -v ccache >/dev/null && cc="ccache $cc"
-	make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" \
+	# Paths under the checkout are hashed relative to it, so that another
+	# clone (CI's) hits the cache this one filled.
+	CCACHE_BASEDIR=$top make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" \
 		KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_USER=faultaround \
 		KBUILD_BUILD_HOST=faultaround "$@"
 }
