@@ -21,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,9 +86,10 @@ static void fa_resolve(void)
 			 __ATOMIC_RELEASE);
 }
 
-static void fa_apply(void *addr, size_t len, const char *path, const char *why)
+static void fa_apply_size(void *addr, size_t len,
+			  const struct faultaround_size *sz, const char *path,
+			  const char *why)
 {
-	const struct faultaround_size *sz = faultaround_rules_match(fa_rules, path);
 	int order, r;
 
 	if (!sz) {
@@ -107,17 +111,68 @@ static void fa_apply(void *addr, size_t len, const char *path, const char *why)
 		fa_log(PFX "%s %s %p+%#zx: order %d\n", why, path, addr, len, order);
 }
 
+static void fa_apply(void *addr, size_t len, const char *path, const char *why)
+{
+	fa_apply_size(addr, len, faultaround_rules_match(fa_rules, path), path,
+		      why);
+}
+
+/*
+ * Mapping a file again should cost an fstat(), not a readlink() of
+ * /proc/self/fd/N, which walks procfs and builds the path: remember which
+ * rule matched (or that none did) per (device, inode).  A file renamed after
+ * its first mapping keeps the decision taken under its old name; the debug
+ * log, which names every path, bypasses the cache.
+ */
+#define FA_SEEN_SLOTS	64
+
+struct fa_seen {
+	dev_t dev;
+	ino_t ino;
+	const struct faultaround_size *sz;
+	bool used;
+};
+
+static struct fa_seen fa_seen[FA_SEEN_SLOTS];
+static pthread_mutex_t fa_seen_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct fa_seen *fa_seen_slot(dev_t dev, ino_t ino)
+{
+	return &fa_seen[(size_t)(ino ^ dev * 31) % FA_SEEN_SLOTS];
+}
+
 static void fa_hint_fd(void *addr, size_t len, int fd)
 {
 	char link[64], path[PATH_MAX];
+	const struct faultaround_size *sz;
+	struct fa_seen *slot = NULL;
+	struct stat st;
+	bool hit = false;
 	ssize_t n;
 
+	if (!fa_debug && fstat(fd, &st) == 0) {
+		slot = fa_seen_slot(st.st_dev, st.st_ino);
+		pthread_mutex_lock(&fa_seen_lock);
+		hit = slot->used && slot->dev == st.st_dev && slot->ino == st.st_ino;
+		sz = slot->sz;
+		pthread_mutex_unlock(&fa_seen_lock);
+		if (hit) {
+			fa_apply_size(addr, len, sz, NULL, "mmap");
+			return;
+		}
+	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n <= 0)
 		return;
 	path[n] = '\0';
-	fa_apply(addr, len, path, "mmap");
+	sz = faultaround_rules_match(fa_rules, path);
+	if (slot) {
+		pthread_mutex_lock(&fa_seen_lock);
+		*slot = (struct fa_seen){ st.st_dev, st.st_ino, sz, true };
+		pthread_mutex_unlock(&fa_seen_lock);
+	}
+	fa_apply_size(addr, len, sz, path, "mmap");
 }
 
 /* Apply the rules to every file mapping in /proc/self/maps. */
