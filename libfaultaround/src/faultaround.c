@@ -115,6 +115,18 @@ static int order_valid(int order)
 	       (order >= 0 && order <= FAULTAROUND_ORDER_LIMIT);
 }
 
+/* After the kernel-independent checks: ENOTSUP, or EINVAL above the maximum. */
+static int order_supported(int order)
+{
+	if (fa_check() < 0)
+		return -1;
+	if (order != FAULTAROUND_UNSET && order > fa_max) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
 int faultaround_set(void *addr, size_t len, int order)
 {
 	int advice;
@@ -124,12 +136,8 @@ int faultaround_set(void *addr, size_t len, int order)
 		errno = EINVAL;
 		return -1;
 	}
-	if (fa_check() < 0)
+	if (order_supported(order) < 0)
 		return -1;
-	if (order != FAULTAROUND_UNSET && order > fa_max) {
-		errno = EINVAL;
-		return -1;
-	}
 	advice = order == FAULTAROUND_UNSET ? MADV_FAULTAROUND_UNSET
 					    : MADV_FAULTAROUND_ORDER(order);
 	return madvise(addr, len, advice);
@@ -153,12 +161,8 @@ int faultaround_set_default(int order)
 		errno = EINVAL;
 		return -1;
 	}
-	if (fa_check() < 0)
+	if (order_supported(order) < 0)
 		return -1;
-	if (order != FAULTAROUND_UNSET && order > fa_max) {
-		errno = EINVAL;
-		return -1;
-	}
 	return prctl(PR_SET_FAULTAROUND, (unsigned long)order, 0, 0, 0) < 0 ? -1 : 0;
 }
 
