@@ -176,6 +176,11 @@ build() {
 }
 
 mkdir -p "$BUILD"
+# One source tree serves every build: unpacking and applying the series
+# take it exclusively, builds share it, so a second kernel.sh (another ARCH,
+# check.sh's checkpatch stage) waits instead of rewriting it under a build.
+exec 9>"$BUILD/.kernel-tree.lock"
+flock -x 9
 unpack
 if [ "$variant" = stock ]; then
 	src=$BUILD/linux-stock
@@ -184,5 +189,9 @@ else
 	apply_series
 fi
 [ "${KERNEL_STEP:-build}" = tree ] && exit 0
+flock -s 9
+mkdir -p "$out"
+exec 8>"$out/.build.lock"
+flock -x 8
 configure
 build
