@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -479,6 +481,57 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 	}
 	fclose(f);
 	EXPECT_EQ(found, 1);
+}
+
+/* Resolves the first minor fault on @uffd with UFFDIO_CONTINUE of one page. */
+static void *continue_one_fault(void *arg)
+{
+	int uffd = *(int *)arg;
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffdio_continue cont = { 0 };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, 10000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return (void *)1;
+	cont.range.start = msg.arg.pagefault.address & ~(uint64_t)(fa_page_size - 1);
+	cont.range.len = fa_page_size;
+	return ioctl(uffd, UFFDIO_CONTINUE, &cont) ? (void *)2 : NULL;
+}
+
+/* The same for minor mode: the resolved fault maps its own page only. */
+TEST_F(hint, uffd_minor_range_gets_no_fault_around)
+{
+	struct uffdio_api api = {
+		.api = UFFD_API,
+		.features = UFFD_FEATURE_MINOR_SHMEM,
+	};
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)self->map,
+			   .len = self->pages * fa_page_size },
+		.mode = UFFDIO_REGISTER_MODE_MINOR,
+	};
+	unsigned long idx = probe(self->table);
+	pthread_t handler;
+	void *ret;
+	int uffd;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	if (uffd < 0)
+		SKIP(return, "userfaultfd: %s", strerror(errno));
+	if (ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		close(uffd);
+		SKIP(return, "uffd-minor on %s: %s", variant->fs, strerror(errno));
+	}
+	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
+	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+	ASSERT_EQ(pthread_create(&handler, NULL, continue_one_fault, &uffd), 0);
+	EXPECT_EQ(fa_touch(self->map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
+	pthread_join(handler, &ret);
+	EXPECT_EQ(ret, NULL);
+	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, idx, 1));
+	close(uffd);
 }
 
 TEST(max_order_is_one_page_table)
