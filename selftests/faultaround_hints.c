@@ -395,32 +395,41 @@ TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
 		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), fa_pattern(i * fa_page_size));
 }
 
+/* A userfaultfd with @features, registering @pages at @map in @mode; -1 on error. */
+static int uffd_register(void *map, unsigned long pages, __u64 features, __u64 mode)
+{
+	struct uffdio_api api = { .api = UFFD_API, .features = features };
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)map, .len = pages * fa_page_size },
+		.mode = mode,
+	};
+	int uffd, err;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	if (uffd < 0)
+		return -1;
+	if (ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		err = errno;
+		close(uffd);
+		errno = err;
+		return -1;
+	}
+	return uffd;
+}
+
 /*
  * A range registered with userfaultfd in write-protect mode gets no
  * fault-around, whatever its hint: a read fault maps only its own page.
  */
 TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 {
-	struct uffdio_api api = {
-		.api = UFFD_API,
-		.features = UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
-	};
-	struct uffdio_register reg = {
-		.range = { .start = (uintptr_t)self->map,
-			   .len = self->pages * fa_page_size },
-		.mode = UFFDIO_REGISTER_MODE_WP,
-	};
 	unsigned long idx = probe(self->table);
 	int uffd;
 
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	uffd = uffd_register(self->map, self->pages, UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
+			     UFFDIO_REGISTER_MODE_WP);
 	if (uffd < 0)
-		SKIP(return, "userfaultfd: %s", strerror(errno));
-	if (ioctl(uffd, UFFDIO_API, &api) ||
-	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
-		close(uffd);
 		SKIP(return, "uffd-wp on %s: %s", variant->fs, strerror(errno));
-	}
 	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
 	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 1));
 	close(uffd);
@@ -502,28 +511,15 @@ static void *continue_one_fault(void *arg)
 /* The same for minor mode: the resolved fault maps its own page only. */
 TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 {
-	struct uffdio_api api = {
-		.api = UFFD_API,
-		.features = UFFD_FEATURE_MINOR_SHMEM,
-	};
-	struct uffdio_register reg = {
-		.range = { .start = (uintptr_t)self->map,
-			   .len = self->pages * fa_page_size },
-		.mode = UFFDIO_REGISTER_MODE_MINOR,
-	};
 	unsigned long idx = probe(self->table);
 	pthread_t handler;
 	void *ret;
 	int uffd;
 
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	uffd = uffd_register(self->map, self->pages, UFFD_FEATURE_MINOR_SHMEM,
+			     UFFDIO_REGISTER_MODE_MINOR);
 	if (uffd < 0)
-		SKIP(return, "userfaultfd: %s", strerror(errno));
-	if (ioctl(uffd, UFFDIO_API, &api) ||
-	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
-		close(uffd);
 		SKIP(return, "uffd-minor on %s: %s", variant->fs, strerror(errno));
-	}
 	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
 	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
 	ASSERT_EQ(pthread_create(&handler, NULL, continue_one_fault, &uffd), 0);
