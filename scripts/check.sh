@@ -23,17 +23,16 @@ host_tests() {
 	stage "native tests on the host kernel ($(uname -r))"
 	local log=$results/host.tap
 	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed host; return; }
+	local rc=0
 	{
-		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux"
-		make -s -C "$top/selftests" O="$BUILD/host/selftests" run
-		if [ -f "$top/libfaultaround/Makefile" ]; then
-			make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround" check
-		fi
-		if [ -f "$top/bench/Makefile" ]; then
-			make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke
-		fi
+		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
+		make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
+		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround" check || rc=1
+		# Again under ASan (leaks included) and UBSan.
+		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround-san" \
+			SANITIZE=1 check || rc=1
+		make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke || rc=1
 	} >"$log" 2>&1
-	local rc=$?
 	grep -E '^(not )?ok ' "$log" | grep -vE '^ok .*# SKIP' | grep -E '^not ok' || true
 	"$top/scripts/tap-count.sh" "$log" >"$results/host.counts"
 	if [ $rc != 0 ]; then

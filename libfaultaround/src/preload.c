@@ -5,7 +5,7 @@
  *   FAULTAROUND=SIZE          process default, set once at load (prctl)
  *   FAULTAROUND_RULES=RULES   per-file hints: at load on existing file
  *                             mappings, on every later file mmap/mmap64 that
- *                             matches, and after each successful dlopen
+ *                             matches, and on the mappings dlopen() adds
  *   FAULTAROUND_DEBUG=1       log every decision to stderr
  *
  * The shim never changes what the program sees: mmap/dlopen return values
@@ -15,8 +15,10 @@
  * program ignores them; static programs do not load the shim at all.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,7 @@ static int fa_debug;
 static mmap_fn real_mmap, real_mmap64;
 static dlopen_fn real_dlopen;
 static int resolving;
+static int fa_scan_pending;	/* a dlopen() ran that we could not follow */
 
 static void fa_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fa_log(const char *fmt, ...)
@@ -260,6 +263,57 @@ out:
 	errno = saved;
 }
 
+/*
+ * glibc's dlopen() works on behalf of the object its return address lies in:
+ * that object's DT_RPATH/DT_RUNPATH find a bare name, $ORIGIN expands to its
+ * directory, and it becomes the loader of the new object, whose dependencies
+ * then search the DT_RPATH of that loader chain.  Calling the real dlopen()
+ * from the shim makes the shim that object.  It opens the same files only
+ * for a path with a slash and no dynamic string token, and only while no
+ * object but the executable (whose DT_RPATH is searched either way) has a
+ * DT_RPATH.
+ */
+static int fa_has_rpath(struct dl_phdr_info *info, size_t size, void *first)
+{
+	int i;
+
+	(void)size;
+	if (*(bool *)first) {		/* the executable */
+		*(bool *)first = false;
+		return 0;
+	}
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Dyn) *d;
+
+		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+			continue;
+		d = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+		for (; d->d_tag != DT_NULL; d++)
+			if (d->d_tag == DT_RPATH)
+				return 1;
+	}
+	return 0;
+}
+
+static bool fa_dlopen_caller_neutral(const char *file)
+{
+	bool first = true;
+
+	if (!file)
+		return true;
+	if (!strchr(file, '/') || strchr(file, '$'))
+		return false;
+	return dl_iterate_phdr(fa_has_rpath, &first) == 0;
+}
+
+/* The scan a dlopen() left to us: done at the shim's next mmap or dlopen. */
+static void fa_scan_if_pending(void)
+{
+	if (__atomic_load_n(&fa_scan_pending, __ATOMIC_ACQUIRE) &&
+	    __atomic_exchange_n(&fa_scan_pending, 0, __ATOMIC_ACQ_REL))
+		fa_scan("dlopen");
+}
+
 static void *fa_mmap_common(mmap_fn real, void *addr, size_t len, int prot,
 			    int flags, int fd, off_t off)
 {
@@ -271,11 +325,12 @@ static void *fa_mmap_common(mmap_fn real, void *addr, size_t len, int prot,
 	real = real ? real : __atomic_load_n(&real_mmap, __ATOMIC_ACQUIRE);
 	p = real ? real(addr, len, prot, flags, fd, off)
 		 : raw_mmap(addr, len, prot, flags, fd, off);
-	if (p == MAP_FAILED || fd < 0 || (flags & MAP_ANONYMOUS) ||
-	    !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+	if (p == MAP_FAILED || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
 		return p;
 	saved = errno;
-	fa_hint_fd(p, len, fd);
+	fa_scan_if_pending();
+	if (fd >= 0 && !(flags & MAP_ANONYMOUS))
+		fa_hint_fd(p, len, fd);
 	errno = saved;
 	return p;
 }
@@ -297,22 +352,122 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 			      addr, len, prot, flags, fd, off);
 }
 
-__attribute__((visibility("default")))
-void *dlopen(const char *file, int mode)
+static void *fa_dlopen_unresolved(const char *file, int mode)
 {
-	dlopen_fn real;
-	void *h;
+	(void)file;
+	(void)mode;
+	return NULL;
+}
+
+static void *fa_dlopen_and_scan(const char *file, int mode)
+{
+	void *h = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE)(file, mode);
 	int saved;
 
-	fa_resolve();
-	real = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE);
-	if (!real)
-		return NULL;
-	h = real(file, mode);
-	if (!h || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+	if (!h)
 		return h;
 	saved = errno;
 	fa_scan("dlopen");
 	errno = saved;
 	return h;
 }
+
+/*
+ * What the exported dlopen() jumps to with its own arguments and return
+ * address: the real dlopen(), unless the call is caller-neutral and rules
+ * are active, when the shim may call it and scan on return.  A jump that is
+ * not caller-neutral leaves the scan to the next mmap or dlopen.
+ */
+__attribute__((used, visibility("hidden")))
+dlopen_fn fa_dlopen_target(const char *file, int mode);
+dlopen_fn fa_dlopen_target(const char *file, int mode)
+{
+	dlopen_fn real;
+	int saved;
+
+	(void)mode;
+	fa_resolve();
+	real = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE);
+	if (!real)
+		return fa_dlopen_unresolved;
+	if (!__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+		return real;
+	saved = errno;
+	fa_scan_if_pending();
+	errno = saved;
+	if (fa_dlopen_caller_neutral(file))
+		return fa_dlopen_and_scan;
+	__atomic_store_n(&fa_scan_pending, 1, __ATOMIC_RELEASE);
+	return real;
+}
+
+/*
+ * dlopen() itself: keep the arguments, ask fa_dlopen_target(), restore the
+ * stack and jump.  In assembly because a compiler may turn the jump into a
+ * call (GCC does for any indirect call on ppc64le ELFv2), which would make
+ * the shim glibc's caller.
+ */
+#if defined(__x86_64__)
+__asm__(
+	"	.text\n"
+	"	.globl	dlopen\n"
+	"	.type	dlopen, @function\n"
+	"	.p2align 4\n"
+	"dlopen:\n"
+	"	.cfi_startproc\n"
+	"	pushq	%rdi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	pushq	%rsi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	subq	$8, %rsp\n"		/* 16-byte alignment at the call */
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	call	fa_dlopen_target\n"
+	"	addq	$8, %rsp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq	%rsi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq	%rdi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	jmp	*%rax\n"
+	"	.cfi_endproc\n"
+	"	.size	dlopen, .-dlopen\n");
+#elif defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2
+__asm__(
+	"	.text\n"
+	"	.globl	dlopen\n"
+	"	.type	dlopen, @function\n"
+	"	.p2align 4\n"
+	"dlopen:\n"
+	"	.cfi_startproc\n"
+	"0:	addis	2, 12, .TOC.-0b@ha\n"
+	"	addi	2, 2, .TOC.-0b@l\n"
+	"	.localentry dlopen, .-dlopen\n"
+	"	mflr	0\n"
+	"	std	0, 16(1)\n"
+	"	stdu	1, -64(1)\n"
+	"	.cfi_def_cfa_offset 64\n"
+	"	.cfi_offset lr, 16\n"
+	"	std	3, 32(1)\n"
+	"	std	4, 40(1)\n"
+	"	bl	fa_dlopen_target\n"
+	"	nop\n"
+	"	mr	12, 3\n"		/* ELFv2: r12 = global entry */
+	"	ld	3, 32(1)\n"
+	"	ld	4, 40(1)\n"
+	"	addi	1, 1, 64\n"
+	"	.cfi_def_cfa_offset 0\n"
+	"	ld	0, 16(1)\n"
+	"	mtlr	0\n"
+	"	.cfi_restore lr\n"
+	"	mtctr	12\n"
+	"	bctr\n"
+	"	.cfi_endproc\n"
+	"	.size	dlopen, .-dlopen\n");
+#else
+/* Elsewhere this is correct only if the compiler makes it a sibling call. */
+__attribute__((visibility("default")))
+void *dlopen(const char *file, int mode)
+{
+	return fa_dlopen_target(file, mode)(file, mode);
+}
+#endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench_mmap [N [REPEATS [LABEL]]]: time N mmap+munmap pairs of a 64K file
- * mapping, REPEATS times; print mean and stddev of ns per pair.  Run it with
- * and without LD_PRELOAD=libfaultaround-preload.so (see bench.sh).
- * With --components it also times what the shim adds on its active path
- * (readlink of /proc/self/fd/N, rule matching, the madvise call), which is
- * the cost on a patched kernel.
+ * bench_mmap [N [REPEATS [LABEL [--components]]]]: time N mmap+munmap pairs
+ * of a 64K file mapping, REPEATS times; print mean and stddev of ns per pair.
+ * Run it with and without LD_PRELOAD=libfaultaround-preload.so (bench.sh).
+ *
+ * --components also times, one per loop, what the shim may add to an mmap
+ * on a patched kernel: the fstat() behind its per-inode cache, the readlink
+ * of /proc/self/fd/N on a cache miss, rule matching, and the madvise() of a
+ * matching mapping; plus an empty system call as the floor any syscall pays.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -14,10 +16,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "faultaround.h"
+
+#define FILE_LEN	65536
+
+struct bench {
+	long n;
+	int reps;
+	int fd;
+	void *map;
+	char link[64];
+	struct faultaround_rules *rules;
+	double *t;
+};
 
 static double now_ns(void)
 {
@@ -40,74 +56,145 @@ static void stats(const char *label, const double *v, int n, long ops)
 	var = n > 1 ? var / (n - 1) : 0;
 	printf("%-28s mean %8.1f ns/op  stddev %6.1f ns/op  (%ld ops x %d repeats)\n",
 	       label, mean, sqrt(var), ops, n);
+	fflush(stdout);
+}
+
+static int op_mmap_munmap(struct bench *b)
+{
+	void *p = mmap(NULL, FILE_LEN, PROT_READ, MAP_PRIVATE, b->fd, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		return -1;
+	}
+	return munmap(p, FILE_LEN);
+}
+
+static int op_getppid(struct bench *b)
+{
+	(void)b;
+	return syscall(SYS_getppid) < 0 ? -1 : 0;
+}
+
+static int op_fstat(struct bench *b)
+{
+	struct stat st;
+
+	return fstat(b->fd, &st);
+}
+
+static int op_sysfstat(struct bench *b)
+{
+	struct stat st;
+
+	return syscall(SYS_fstat, b->fd, &st) < 0 ? -1 : 0;
+}
+
+static int op_statx(struct bench *b)
+{
+	struct statx sx;
+
+	return statx(b->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO, &sx);
+}
+
+static int op_fcntl(struct bench *b)
+{
+	return fcntl(b->fd, F_GETFL) < 0 ? -1 : 0;
+}
+
+static int op_readlink(struct bench *b)
+{
+	char target[PATH_MAX];
+
+	return readlink(b->link, target, sizeof(target) - 1) > 0 ? 0 : -1;
+}
+
+static int op_rules_match(struct bench *b)
+{
+	static volatile int sink;
+
+	sink += faultaround_rules_match(b->rules, "/tmp/fa_bench_file") != NULL;
+	return 0;
+}
+
+static int op_madvise(struct bench *b)
+{
+	return madvise(b->map, FILE_LEN, MADV_FAULTAROUND_ORDER(0));
+}
+
+static int run(struct bench *b, const char *label, int (*op)(struct bench *))
+{
+	int r;
+	long i;
+
+	for (r = -1; r < b->reps; r++) {	/* r == -1: warm-up */
+		double t0 = now_ns();
+
+		for (i = 0; i < b->n; i++)
+			if (op(b) < 0) {
+				fprintf(stderr, "%s: %m\n", label);
+				return -1;
+			}
+		if (r >= 0)
+			b->t[r] = (now_ns() - t0) / b->n;
+	}
+	stats(label, b->t, b->reps, b->n);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
-	int reps = argc > 2 ? atoi(argv[2]) : 10, r, fd;
+	struct bench b = {
+		.n = argc > 1 ? atol(argv[1]) : 20000,
+		.reps = argc > 2 ? atoi(argv[2]) : 10,
+	};
 	const char *label = argc > 3 ? argv[3] : "mmap+munmap";
 	int components = argc > 4 && !strcmp(argv[4], "--components");
 	char path[] = "/tmp/fa_benchXXXXXX";
-	size_t len = 65536;
-	double *t;
-	long i;
+	int ret = 1;
 
-	if (n <= 0 || reps < 1) {
+	if (b.n <= 0 || b.reps < 1) {
 		fprintf(stderr, "usage: %s [N [REPEATS [LABEL [--components]]]]\n", argv[0]);
 		return 1;
 	}
-	t = calloc((size_t)reps, sizeof(*t));
-	fd = mkstemp(path);
-	if (!t || fd < 0 || ftruncate(fd, (off_t)len) < 0) {
+	b.t = calloc((size_t)b.reps, sizeof(*b.t));
+	b.fd = mkstemp(path);
+	if (!b.t || b.fd < 0 || ftruncate(b.fd, FILE_LEN) < 0) {
 		perror("setup");
-		return 1;
+		goto out;
 	}
 	unlink(path);
-	for (r = -1; r < reps; r++) {	/* r == -1: warm-up */
-		double t0 = now_ns();
-
-		for (i = 0; i < n; i++) {
-			void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-
-			if (p == MAP_FAILED) {
-				perror("mmap");
-				return 1;
-			}
-			munmap(p, len);
-		}
-		if (r >= 0)
-			t[r] = (now_ns() - t0) / n;
+	if (run(&b, label, op_mmap_munmap) < 0)
+		goto out;
+	if (!components) {
+		ret = 0;
+		goto out;
 	}
-	stats(label, t, reps, n);
-
-	if (components) {
-		struct faultaround_rules *rules = faultaround_rules_parse(
-			"*.db=0;/usr/lib/*=64K;fa_bench*=2M", NULL, 0);
-		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		char link[64], target[PATH_MAX];
-		volatile int sink = 0;
-
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		for (r = -1; r < reps; r++) {
-			double t0 = now_ns();
-
-			for (i = 0; i < n; i++) {
-				ssize_t l = readlink(link, target, sizeof(target) - 1);
-
-				target[l > 0 ? l : 0] = '\0';
-				sink += faultaround_rules_match(rules, target) != NULL;
-				sink += madvise(p, len, MADV_FAULTAROUND_ORDER(0));
-			}
-			if (r >= 0)
-				t[r] = (now_ns() - t0) / n;
-		}
-		stats("shim active path (est.)", t, reps, n);
-		munmap(p, len);
-		faultaround_rules_free(rules);
-		(void)sink;
+	snprintf(b.link, sizeof(b.link), "/proc/self/fd/%d", b.fd);
+	b.rules = faultaround_rules_parse("*.db=0;/usr/lib/*=64K;fa_bench*=2M",
+					  NULL, 0);
+	b.map = mmap(NULL, FILE_LEN, PROT_READ, MAP_PRIVATE, b.fd, 0);
+	if (!b.rules || b.map == MAP_FAILED) {
+		perror("components setup");
+		goto out;
 	}
-	close(fd);
-	free(t);
-	return 0;
+	if (run(&b, "  empty syscall", op_getppid) < 0 ||
+	    run(&b, "  fstat", op_fstat) < 0 ||
+	    run(&b, "  SYS_fstat", op_sysfstat) < 0 ||
+	    run(&b, "  statx INO", op_statx) < 0 ||
+	    run(&b, "  fcntl GETFL", op_fcntl) < 0 ||
+	    run(&b, "  readlink /proc/self/fd", op_readlink) < 0 ||
+	    run(&b, "  rules match", op_rules_match) < 0)
+		goto out;
+	if (faultaround_supported() && run(&b, "  madvise FAULTAROUND", op_madvise) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (b.map && b.map != MAP_FAILED)
+		munmap(b.map, FILE_LEN);
+	faultaround_rules_free(b.rules);
+	if (b.fd >= 0)
+		close(b.fd);
+	free(b.t);
+	return ret;
 }

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void report_hint(const void *addr)
+static void report_hint(const char *label, const void *addr)
 {
 	char line[4096];
 	int in = 0;
@@ -30,9 +31,59 @@ static void report_hint(const void *addr)
 		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, '-') < strchr(line, ' '))
 			in = (unsigned long)addr >= s && (unsigned long)addr < e;
 		else if (in && !strncmp(line, "FaultAroundOrder:", 17))
-			fprintf(stderr, "hint:%s", line + 17);
+			fprintf(stderr, "%s hint:%s", label, line + 17);
 	}
 	fclose(f);
+}
+
+static int plugin_answer(const char *tag, const char *how, void *h,
+			 const char *label, int report, int map_first)
+{
+	int (*answer)(void) = (int (*)(void))dlsym(h, "fa_plugin_answer");
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = NULL;
+
+	printf("%s: plugin by %s answers %d\n", tag, how, answer ? answer() : -1);
+	if (map_first)
+		p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (report && answer)
+		report_hint(label, (const void *)answer);
+	if (p && p != MAP_FAILED)
+		munmap(p, page);
+	return dlclose(h);
+}
+
+/*
+ * Two copies of one library under test/plugins: one opened by path, one by
+ * bare name, which only this program's RUNPATH ($ORIGIN/plugins) finds.
+ * --report-hint reports the hint of each one's code: the first right after
+ * dlopen(), the second after one more mmap().
+ */
+static int plugins(const char *tag, int report)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+	void *h;
+
+	if (n <= 0)
+		return 2;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return 2;
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/plugins/libfa_plugin_path.so", exe);
+	h = dlopen(path, RTLD_NOW);
+	printf("%s: dlopen plugin by path %s\n", tag, h ? "ok" : dlerror());
+	if (h && plugin_answer(tag, "path", h, "plugin-path", report, 0))
+		return 2;
+	errno = 47;
+	h = dlopen("libfa_plugin_name.so", RTLD_NOW);
+	printf("%s: dlopen plugin by name %s errno=%d\n", tag, h ? "ok" : dlerror(), errno);
+	if (h && plugin_answer(tag, "name", h, "plugin-name", report, 1))
+		return 2;
+	return 0;
 }
 
 static int run(const char *tag, int report)
@@ -60,7 +111,7 @@ static int run(const char *tag, int report)
 			sum += p[i * page];
 		printf("%s: sum=%d\n", tag, sum);
 		if (report)
-			report_hint(p);
+			report_hint("file", p);
 		errno = 43;
 		printf("%s: munmap=%d errno=%d\n", tag, munmap(p, 8 * page), errno);
 	}
@@ -100,7 +151,7 @@ static int run(const char *tag, int report)
 	}
 	h = dlopen("libfaultaround-does-not-exist.so", RTLD_NOW);
 	printf("%s: dlopen missing %s: %s\n", tag, h ? "ok" : "failed", h ? "" : dlerror());
-	return 0;
+	return plugins(tag, report);
 }
 
 /* Print this process's "FaultAroundOrder:" line from /proc/self/status. */
