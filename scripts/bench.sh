@@ -13,6 +13,8 @@
 #                  patched one in cost mode (seq, touch, exec at the system
 #                  default, no hint, BENCH_COST_REPEAT runs) and print the
 #                  time change with its stddev: NAME-cost.txt
+#   BENCH_SHIM=1   instead: what mmap costs through the preload shim
+#                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -156,10 +158,10 @@ guest_args() {	# NAME -> "ARCH MMU"
 	esac
 }
 
-# boot NAME VARIANT APPEND: build and boot one guest in bench mode; the
-# console goes to build/results/NAME[-VARIANT]bench.console (qemu-run.sh).
+# boot NAME VARIANT APPEND [MODE]: build and boot one guest in MODE (bench);
+# the console goes to build/results/NAME[-VARIANT]MODE.console (qemu-run.sh).
 boot() {
-	local name=$1 variant=$2 append=$3 arch mmu
+	local name=$1 variant=$2 append=$3 mode=${4:-bench} arch mmu
 	read -r arch mmu < <(guest_args "$name")
 	info "$name${variant:+ ($variant)}: building kernel and initramfs"
 	make -s -C "$top" kernel initramfs ARCH="$arch" ${variant:+VARIANT=$variant} || return 1
@@ -168,7 +170,7 @@ boot() {
 	# emulated time against real work and fires spuriously: silence it.
 	QEMU_SMP=1 QEMU_EXTRA="-icount shift=0" \
 	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
-		"$top/scripts/qemu-run.sh" "$arch" "$mmu" bench ${variant:+"$variant"}
+		"$top/scripts/qemu-run.sh" "$arch" "$mmu" "$mode" ${variant:+"$variant"}
 }
 
 case ${1:-} in
@@ -191,6 +193,20 @@ failed=()
 done_files=()
 for name in $guests; do
 	guest_args "$name" >/dev/null
+	if [ "${BENCH_SHIM:-0}" = 1 ]; then
+		c=$BUILD/results/${name}shimbench.console
+		if boot "$name" "" "" shimbench &&
+		   grep -q '^# first:' "$c"; then
+			grep -m1 '^# faultaround-guest:' "$c" >"$outdir/$name-shim.txt"
+			sed -n '/^# kernel /,/^FAULTAROUND-DONE/p' "$c" |
+				grep -Ev "$klog|^FAULTAROUND-DONE|^clocksource" >>"$outdir/$name-shim.txt"
+			cat "$outdir/$name-shim.txt"
+			done_files+=("$outdir/$name-shim.txt")
+		else
+			failed+=("$name (shim)")
+		fi
+		continue
+	fi
 	if [ "${BENCH_COST:-0}" = 1 ]; then
 		ok=1
 		for variant in stock patched; do

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench_mmap [N [REPEATS [LABEL [--components]]]]: time N mmap+munmap pairs
- * of a 64K file mapping, REPEATS times; print mean and stddev of ns per pair.
- * Run it with and without LD_PRELOAD=libfaultaround-preload.so (bench.sh).
+ * bench_mmap N REPEATS LABEL [repeat|first|components]: REPEATS times, time
+ * N operations and print mean and stddev of ns per operation.  bench.sh runs
+ * it without the shim and with LD_PRELOAD=libfaultaround-preload.so.
  *
- * --components also times, one per loop, what the shim may add to an mmap
- * on a patched kernel: the fstat() behind its per-inode cache, the readlink
- * of /proc/self/fd/N on a cache miss, rule matching, and the madvise() of a
- * matching mapping; plus an empty system call as the floor any syscall pays.
+ *   repeat      mmap+munmap of one 64K file, already mapped before (the
+ *               shim's per-inode cache hits: one fstat, no readlink)
+ *   first       open+mmap+munmap+close of a file never mapped before (the
+ *               shim also reads /proc/self/fd/N and matches the rules)
+ *   components  what the shim's path is made of, each in its own loop: an
+ *               empty system call, fstat, the readlink, rule matching, and
+ *               mmap+faultaround_set+munmap, which is what a program that
+ *               sets the hint itself pays
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -29,7 +33,8 @@ struct bench {
 	long n;
 	int reps;
 	int fd;
-	void *map;
+	char dir[32];		/* "first": its files fa_bench_0.. */
+	long files, next;
 	char link[64];
 	struct faultaround_rules *rules;
 	double *t;
@@ -83,25 +88,6 @@ static int op_fstat(struct bench *b)
 	return fstat(b->fd, &st);
 }
 
-static int op_sysfstat(struct bench *b)
-{
-	struct stat st;
-
-	return syscall(SYS_fstat, b->fd, &st) < 0 ? -1 : 0;
-}
-
-static int op_statx(struct bench *b)
-{
-	struct statx sx;
-
-	return statx(b->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO, &sx);
-}
-
-static int op_fcntl(struct bench *b)
-{
-	return fcntl(b->fd, F_GETFL) < 0 ? -1 : 0;
-}
-
 static int op_readlink(struct bench *b)
 {
 	char target[PATH_MAX];
@@ -117,9 +103,70 @@ static int op_rules_match(struct bench *b)
 	return 0;
 }
 
-static int op_madvise(struct bench *b)
+static int op_mmap_set_munmap(struct bench *b)
 {
-	return madvise(b->map, FILE_LEN, MADV_FAULTAROUND_ORDER(0));
+	void *p = mmap(NULL, FILE_LEN, PROT_READ, MAP_PRIVATE, b->fd, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	if (faultaround_set(p, FILE_LEN, 0) < 0)
+		return -1;
+	return munmap(p, FILE_LEN);
+}
+
+static int file_name(struct bench *b, long i, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s/fa_bench_%ld", b->dir, i) < (int)size ? 0 : -1;
+}
+
+static int op_first(struct bench *b)
+{
+	char path[64];
+	void *p;
+	int fd;
+
+	if (b->next >= b->files || file_name(b, b->next++, path, sizeof(path)) < 0)
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, FILE_LEN, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED || munmap(p, FILE_LEN) < 0) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static void remove_files(struct bench *b)
+{
+	char path[64];
+	long i;
+
+	for (i = 0; i < b->files; i++)
+		if (file_name(b, i, path, sizeof(path)) == 0)
+			unlink(path);
+	b->files = b->next = 0;
+}
+
+/*
+ * Before each repeat of "first": N files that were never mapped, each a new
+ * inode (a tmpfs on 64K pages allows only some 16K inodes, so not all at once).
+ */
+static int make_files(struct bench *b)
+{
+	char path[64];
+	int fd;
+
+	remove_files(b);
+	for (; b->files < b->n; b->files++) {
+		if (file_name(b, b->files, path, sizeof(path)) < 0)
+			return -1;
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 || ftruncate(fd, FILE_LEN) < 0 || close(fd) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int run(struct bench *b, const char *label, int (*op)(struct bench *))
@@ -128,8 +175,13 @@ static int run(struct bench *b, const char *label, int (*op)(struct bench *))
 	long i;
 
 	for (r = -1; r < b->reps; r++) {	/* r == -1: warm-up */
-		double t0 = now_ns();
+		double t0;
 
+		if (b->dir[0] && make_files(b) < 0) {
+			perror("creating files");
+			return -1;
+		}
+		t0 = now_ns();
 		for (i = 0; i < b->n; i++)
 			if (op(b) < 0) {
 				fprintf(stderr, "%s: %m\n", label);
@@ -147,14 +199,17 @@ int main(int argc, char **argv)
 	struct bench b = {
 		.n = argc > 1 ? atol(argv[1]) : 20000,
 		.reps = argc > 2 ? atoi(argv[2]) : 10,
+		.fd = -1,
 	};
 	const char *label = argc > 3 ? argv[3] : "mmap+munmap";
-	int components = argc > 4 && !strcmp(argv[4], "--components");
+	const char *mode = argc > 4 ? argv[4] : "repeat";
 	char path[] = "/tmp/fa_benchXXXXXX";
 	int ret = 1;
 
-	if (b.n <= 0 || b.reps < 1) {
-		fprintf(stderr, "usage: %s [N [REPEATS [LABEL [--components]]]]\n", argv[0]);
+	if (b.n <= 0 || b.reps < 1 || (strcmp(mode, "repeat") &&
+	    strcmp(mode, "first") && strcmp(mode, "components"))) {
+		fprintf(stderr, "usage: %s N REPEATS LABEL [repeat|first|components]\n",
+			argv[0]);
 		return 1;
 	}
 	b.t = calloc((size_t)b.reps, sizeof(*b.t));
@@ -164,34 +219,41 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	unlink(path);
-	if (run(&b, label, op_mmap_munmap) < 0)
+	if (!strcmp(mode, "repeat")) {
+		ret = run(&b, label, op_mmap_munmap) < 0;
 		goto out;
-	if (!components) {
-		ret = 0;
+	}
+	if (!strcmp(mode, "first")) {
+		strcpy(b.dir, "/tmp/fa_benchXXXXXX");
+		if (!mkdtemp(b.dir)) {
+			perror("mkdtemp");
+			b.dir[0] = '\0';
+			goto out;
+		}
+		ret = run(&b, label, op_first) < 0;
 		goto out;
 	}
 	snprintf(b.link, sizeof(b.link), "/proc/self/fd/%d", b.fd);
 	b.rules = faultaround_rules_parse("*.db=0;/usr/lib/*=64K;fa_bench*=2M",
 					  NULL, 0);
-	b.map = mmap(NULL, FILE_LEN, PROT_READ, MAP_PRIVATE, b.fd, 0);
-	if (!b.rules || b.map == MAP_FAILED) {
-		perror("components setup");
+	if (!b.rules) {
+		perror("rules");
 		goto out;
 	}
 	if (run(&b, "  empty syscall", op_getppid) < 0 ||
 	    run(&b, "  fstat", op_fstat) < 0 ||
-	    run(&b, "  SYS_fstat", op_sysfstat) < 0 ||
-	    run(&b, "  statx INO", op_statx) < 0 ||
-	    run(&b, "  fcntl GETFL", op_fcntl) < 0 ||
 	    run(&b, "  readlink /proc/self/fd", op_readlink) < 0 ||
 	    run(&b, "  rules match", op_rules_match) < 0)
 		goto out;
-	if (faultaround_supported() && run(&b, "  madvise FAULTAROUND", op_madvise) < 0)
+	if (faultaround_supported() &&
+	    run(&b, "  mmap+faultaround_set+munmap", op_mmap_set_munmap) < 0)
 		goto out;
 	ret = 0;
 out:
-	if (b.map && b.map != MAP_FAILED)
-		munmap(b.map, FILE_LEN);
+	if (b.dir[0]) {
+		remove_files(&b);
+		rmdir(b.dir);
+	}
 	faultaround_rules_free(b.rules);
 	if (b.fd >= 0)
 		close(b.fd);
