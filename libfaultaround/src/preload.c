@@ -407,14 +407,20 @@ dlopen_fn fa_dlopen_target(const char *file, int mode)
  * call (GCC does for any indirect call on ppc64le ELFv2), which would make
  * the shim glibc's caller.
  */
+#define FA_ASM_BEGIN(sym)						\
+	"	.text\n"							\
+	"	.globl	" sym "\n"						\
+	"	.type	" sym ", @function\n"					\
+	"	.p2align 4\n"							\
+	sym ":\n"								\
+	"	.cfi_startproc\n"
+#define FA_ASM_END(sym)							\
+	"	.cfi_endproc\n"						\
+	"	.size	" sym ", .-" sym "\n"
+
 #if defined(__x86_64__)
 __asm__(
-	"	.text\n"
-	"	.globl	dlopen\n"
-	"	.type	dlopen, @function\n"
-	"	.p2align 4\n"
-	"dlopen:\n"
-	"	.cfi_startproc\n"
+	FA_ASM_BEGIN("dlopen")
 	"	pushq	%rdi\n"
 	"	.cfi_adjust_cfa_offset 8\n"
 	"	pushq	%rsi\n"
@@ -429,40 +435,33 @@ __asm__(
 	"	popq	%rdi\n"
 	"	.cfi_adjust_cfa_offset -8\n"
 	"	jmp	*%rax\n"
-	"	.cfi_endproc\n"
-	"	.size	dlopen, .-dlopen\n");
+	FA_ASM_END("dlopen"));
 #elif defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2
 __asm__(
-	"	.text\n"
-	"	.globl	dlopen\n"
-	"	.type	dlopen, @function\n"
-	"	.p2align 4\n"
-	"dlopen:\n"
-	"	.cfi_startproc\n"
+	FA_ASM_BEGIN("dlopen")
 	"0:	addis	2, 12, .TOC.-0b@ha\n"
 	"	addi	2, 2, .TOC.-0b@l\n"
 	"	.localentry dlopen, .-dlopen\n"
 	"	mflr	0\n"
 	"	std	0, 16(1)\n"
-	"	stdu	1, -64(1)\n"
-	"	.cfi_def_cfa_offset 64\n"
+	"	stdu	1, -112(1)\n"	/* past a parameter save area */
+	"	.cfi_def_cfa_offset 112\n"
 	"	.cfi_offset lr, 16\n"
-	"	std	3, 32(1)\n"
-	"	std	4, 40(1)\n"
+	"	std	3, 96(1)\n"
+	"	std	4, 104(1)\n"
 	"	bl	fa_dlopen_target\n"
 	"	nop\n"
 	"	mr	12, 3\n"		/* ELFv2: r12 = global entry */
-	"	ld	3, 32(1)\n"
-	"	ld	4, 40(1)\n"
-	"	addi	1, 1, 64\n"
+	"	ld	3, 96(1)\n"
+	"	ld	4, 104(1)\n"
+	"	addi	1, 1, 112\n"
 	"	.cfi_def_cfa_offset 0\n"
 	"	ld	0, 16(1)\n"
 	"	mtlr	0\n"
 	"	.cfi_restore lr\n"
 	"	mtctr	12\n"
 	"	bctr\n"
-	"	.cfi_endproc\n"
-	"	.size	dlopen, .-dlopen\n");
+	FA_ASM_END("dlopen"));
 #else
 /* Elsewhere this is correct only if the compiler makes it a sibling call. */
 __attribute__((visibility("default")))
