@@ -3,9 +3,9 @@
  * libfaultaround-preload.so: apply fault-around hints to unmodified programs.
  *
  *   FAULTAROUND=SIZE          process default, set once at load (prctl)
- *   FAULTAROUND_RULES=RULES   per-file hints: at load on existing file
- *                             mappings, on every later file mmap/mmap64 that
- *                             matches, and on the mappings dlopen() adds
+ *   FAULTAROUND_RULES=RULES   per-file hints: at load on the executable's
+ *                             and libraries' mappings, on every later file
+ *                             mmap/mmap64, and after dlopen()
  *   FAULTAROUND_DEBUG=1       log every decision to stderr
  *
  * The shim never changes what the program sees: mmap/dlopen return values
@@ -25,6 +25,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -178,18 +179,79 @@ static void fa_hint_fd(void *addr, size_t len, int fd)
 	fa_apply_size(addr, len, sz, path, "mmap");
 }
 
-/* Apply the rules to every file mapping in /proc/self/maps. */
+/*
+ * Where the loaded objects lie (PT_LOAD spans).  Scans apply the rules only
+ * there: the program's own file mappings got their rule at mmap() time, and
+ * a hint the program has set on one since must survive a later rescan.
+ */
+#define FA_MAX_OBJECTS	4096
+
+struct fa_objects {
+	size_t n;
+	struct {
+		uintptr_t start, end;
+	} span[FA_MAX_OBJECTS];
+};
+
+static int fa_add_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct fa_objects *objs = data;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (lo < hi && objs->n < FA_MAX_OBJECTS) {
+		objs->span[objs->n].start = lo;
+		objs->span[objs->n].end = hi;
+		objs->n++;
+	}
+	return 0;
+}
+
+static bool fa_in_object(const struct fa_objects *objs, unsigned long start,
+			 unsigned long end)
+{
+	size_t i;
+
+	for (i = 0; i < objs->n; i++)
+		if (start < objs->span[i].end && end > objs->span[i].start)
+			return true;
+	return false;
+}
+
+/* Never malloc() here: an allocator's own mmap() may have brought us here. */
+static void *fa_scratch(size_t len)
+{
+	return real_mmap ? real_mmap(NULL, len, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+			 : raw_mmap(NULL, len, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/* Apply the rules to the loaded objects' file mappings in /proc/self/maps. */
 static void fa_scan(const char *why)
 {
+	struct fa_objects *objs;
 	struct fa_lines *lr;
 	char *line;
 
-	lr = real_mmap ? real_mmap(NULL, sizeof(*lr), PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-		       : raw_mmap(NULL, sizeof(*lr), PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (lr == MAP_FAILED)
+	objs = fa_scratch(sizeof(*objs));
+	if (objs == MAP_FAILED)
 		return;
+	lr = fa_scratch(sizeof(*lr));
+	if (lr == MAP_FAILED)
+		goto out;
+	dl_iterate_phdr(fa_add_object, objs);
 	if (fa_lines_open(lr, "/proc/self/maps") == 0) {
 		while ((line = fa_lines_next(lr))) {
 			unsigned long start, end;
@@ -197,13 +259,15 @@ static void fa_scan(const char *why)
 			char perms[5];
 
 			if (fa_parse_maps_line(line, &start, &end, perms, &path) ||
-			    path[0] != '/')
+			    path[0] != '/' || !fa_in_object(objs, start, end))
 				continue;
 			fa_apply((void *)start, end - start, path, why);
 		}
 		fa_lines_close(lr);
 	}
 	munmap(lr, sizeof(*lr));
+out:
+	munmap(objs, sizeof(*objs));
 }
 
 static int env_flag(const char *name)

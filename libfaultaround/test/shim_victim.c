@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "faultaround.h"
+
 static void report_hint(const char *label, const void *addr)
 {
 	char line[4096];
@@ -36,35 +38,60 @@ static void report_hint(const char *label, const void *addr)
 	fclose(f);
 }
 
+/*
+ * own: a file mapping this program gave its own hint (order 2) before the
+ * dlopen(); the rescan that follows must leave it alone.
+ */
 static int plugin_answer(const char *tag, const char *how, void *h,
-			 const char *label, int report, int map_first)
+			 const char *label, int report, const void *own)
 {
 	int (*answer)(void) = (int (*)(void))dlsym(h, "fa_plugin_answer");
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *p = NULL;
 
 	printf("%s: plugin by %s answers %d\n", tag, how, answer ? answer() : -1);
-	if (map_first)
+	if (own)	/* the shim's next mmap: it rescans here */
 		p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (report && answer)
 		report_hint(label, (const void *)answer);
+	if (report && own)
+		report_hint("own", own);
 	if (p && p != MAP_FAILED)
 		munmap(p, page);
 	return dlclose(h);
+}
+
+static void *map_own_hinted(size_t len)
+{
+	char path[] = "/tmp/fa_victim_ownXXXXXX";
+	int fd = mkstemp(path);
+	void *p;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	unlink(path);
+	p = ftruncate(fd, (off_t)len) < 0 ? MAP_FAILED
+		: mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p != MAP_FAILED)
+		faultaround_set(p, len, 2);	/* fails alike without the feature */
+	return p;
 }
 
 /*
  * Two copies of one library under test/plugins: one opened by path, one by
  * bare name, which only this program's RUNPATH ($ORIGIN/plugins) finds.
  * --report-hint reports the hint of each one's code: the first right after
- * dlopen(), the second after one more mmap().
+ * dlopen(), the second after one more mmap(), with the hint of a mapping
+ * this program hinted itself.
  */
 static int plugins(const char *tag, int report)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *slash;
-	void *h;
+	void *h, *own;
 
 	if (n <= 0)
 		return 2;
@@ -76,14 +103,17 @@ static int plugins(const char *tag, int report)
 	snprintf(path, sizeof(path), "%s/plugins/libfa_plugin_path.so", exe);
 	h = dlopen(path, RTLD_NOW);
 	printf("%s: dlopen plugin by path %s\n", tag, h ? "ok" : dlerror());
-	if (h && plugin_answer(tag, "path", h, "plugin-path", report, 0))
+	if (h && plugin_answer(tag, "path", h, "plugin-path", report, NULL))
+		return 2;
+	own = map_own_hinted(page);
+	if (own == MAP_FAILED)
 		return 2;
 	errno = 47;
 	h = dlopen("libfa_plugin_name.so", RTLD_NOW);
 	printf("%s: dlopen plugin by name %s errno=%d\n", tag, h ? "ok" : dlerror(), errno);
-	if (h && plugin_answer(tag, "name", h, "plugin-name", report, 1))
+	if (h && plugin_answer(tag, "name", h, "plugin-name", report, own))
 		return 2;
-	return 0;
+	return munmap(own, page) ? 2 : 0;
 }
 
 static int run(const char *tag, int report)

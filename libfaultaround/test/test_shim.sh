@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG
 
-tap_plan 18
+tap_plan 19
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
 base_rc=$?
@@ -75,12 +75,15 @@ if fa_supported; then
 		grep -q '^plugin-path hint:[[:space:]]*1$' "$tmp/err"
 	tap_check "rule applied after dlopen by name, at the next mmap" \
 		grep -q '^plugin-name hint:[[:space:]]*1$' "$tmp/err"
+	tap_check "a rescan keeps the program's own hint" \
+		grep -q '^own hint:[[:space:]]*2$' "$tmp/err"
 	out=$(env LD_PRELOAD="$SHIM" FAULTAROUND=order:0 "$V" status)
 	tap_check "FAULTAROUND sets the process default" [ "$out" = "FaultAroundOrder:	0" ]
 else
 	tap_skip "rule applied to a later mmap" "kernel lacks fault-around hints"
 	tap_skip "rule applied on return from dlopen by path" "kernel lacks fault-around hints"
 	tap_skip "rule applied after dlopen by name, at the next mmap" "kernel lacks fault-around hints"
+	tap_skip "a rescan keeps the program's own hint" "kernel lacks fault-around hints"
 	tap_skip "FAULTAROUND sets the process default" "kernel lacks fault-around hints"
 fi
 tap_done
