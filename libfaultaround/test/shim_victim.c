@@ -221,8 +221,11 @@ int main(int argc, char **argv)
 		return r;
 	fflush(stdout);
 	pid = fork();
-	if (pid == 0)
-		_exit(run("fork", 0) ? 2 : 5);
+	if (pid == 0) {
+		r = run("fork", 0);
+		fflush(stdout);		/* the child's lines are compared too */
+		_exit(r ? 2 : 5);
+	}
 	waitpid(pid, &st, 0);
 	printf("fork child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	if (!strcmp(mode, "noexec"))

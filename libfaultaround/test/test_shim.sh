@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG
 
-tap_plan 19
+tap_plan 20
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
 base_rc=$?
@@ -61,6 +61,24 @@ tap_check "malformed size: one warning" \
 same "kernel without the feature" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K'
 tap_check "kernel without the feature: one warning" \
 	sh -c "[ \$(grep -c . '$tmp/err') -eq 1 ] && grep -q 'kernel lacks fault-around hints' '$tmp/err'"
+
+# The shim cannot be built with ASan (it is preloaded into programs that are
+# not): valgrind checks it instead, where there is one.
+if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
+	env LD_PRELOAD="$SHIM" FAULTAROUND=64K FAULTAROUND_RULES='fa_victim*=order:1;*=0' \
+		valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite "$V" noexec > "$tmp/vg.out" 2> "$tmp/vg.err"
+	rc=$?
+	if [ $rc -eq 3 ] && cmp -s "$tmp/base1.out" "$tmp/vg.out"; then
+		tap_ok "valgrind: no memory error or leak with the shim"
+	else
+		tap_not_ok "valgrind: no memory error or leak with the shim"
+		echo "# exit $rc (want 3)"
+		sed 's/^/# /' "$tmp/vg.err"
+	fi
+else
+	tap_skip "valgrind: no memory error or leak with the shim" "no valgrind, or an ASan build"
+fi
 
 # A non-test program: output unchanged.
 seq 1 2000 > "$tmp/data"
