@@ -363,8 +363,6 @@ static bool fa_dlopen_caller_neutral(const char *file)
 {
 	bool first = true;
 
-	if (!file)
-		return true;
 	if (!strchr(file, '/') || strchr(file, '$'))
 		return false;
 	return dl_iterate_phdr(fa_has_rpath, &first) == 0;
@@ -454,8 +452,8 @@ dlopen_fn fa_dlopen_target(const char *file, int mode)
 	real = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE);
 	if (!real)
 		return fa_dlopen_unresolved;
-	if (!__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
-		return real;
+	if (!file || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+		return real;	/* dlopen(NULL) loads nothing */
 	saved = errno;
 	fa_scan_if_pending();
 	errno = saved;
