@@ -27,7 +27,7 @@ host_pkgs=(
 	liburing-dev		# io_uring load in the stress test (host/x86_64)
 	ccache			# incremental kernel rebuilds across clones
 	gnuplot-nox		# benchmark charts (SVG)
-	valgrind		# leak checks of the library tests
+	valgrind		# memory and leak checks of the preload shim (ASan cannot be preloaded)
 )
 
 guest_debs=(busybox-static liburing-dev liburing2)
