@@ -63,7 +63,7 @@ if [ -d "$gb/libfaultaround" ]; then
 	rsync -a --exclude obj --exclude '.flags' "$gb/libfaultaround/" "$lib/"
 	mkdir -p "$lib/test-scripts"
 	cp "$top"/libfaultaround/test/*.sh "$lib/test-scripts/"
-	tests=$(make -s -C "$top/libfaultaround" print-tests)
+	tests=$(make -s --no-print-directory -C "$top/libfaultaround" print-tests)
 	printf '#!/bin/sh\ncd /faultaround/libfaultaround &&\nexec sh test-scripts/run.sh /faultaround/libfaultaround /faultaround/libfaultaround/examples /faultaround/libfaultaround/test-scripts %s\n' \
 		"$tests" >"$lib/run-check"
 	chmod +x "$lib/run-check"
