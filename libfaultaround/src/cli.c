@@ -277,15 +277,25 @@ static int run(const char *size_s, const char *order_s, const char *rules_s,
 
 	if (size_s && order_s)
 		return cli_usage_error("%s", "-s and -o are mutually exclusive");
-	/* What the command inherits is checked before anything is set. */
-	if (!size_s && !order_s && (v = inherited("FAULTAROUND")) &&
-	    (parse_size("FAULTAROUND (from the environment)", v, &size) ||
-	     (supported && check_order("FAULTAROUND (from the environment)", &size))))
-		return CLI_EXIT_FAILURE;
-	if (rules_s ? check_rules("-r", rules_s, supported) :
-	    (v = inherited("FAULTAROUND_RULES")) &&
-	    check_rules("FAULTAROUND_RULES (from the environment)", v, supported))
-		return CLI_EXIT_FAILURE;
+	/*
+	 * Everything the command gets is checked before anything is set:
+	 * -s/-o replace an inherited FAULTAROUND and -r FAULTAROUND_RULES,
+	 * otherwise the inherited value is what the shim will read.
+	 */
+	if (!size_s && !order_s && (v = inherited("FAULTAROUND"))) {
+		if (parse_size("FAULTAROUND (from the environment)", v, &size) < 0 ||
+		    (supported &&
+		     check_order("FAULTAROUND (from the environment)", &size) < 0))
+			return CLI_EXIT_FAILURE;
+	}
+	if (rules_s) {
+		if (check_rules("-r", rules_s, supported) < 0)
+			return CLI_EXIT_FAILURE;
+	} else if ((v = inherited("FAULTAROUND_RULES"))) {
+		if (check_rules("FAULTAROUND_RULES (from the environment)", v,
+				supported) < 0)
+			return CLI_EXIT_FAILURE;
+	}
 
 	if ((size_s || order_s) && set_default(size_s, order_s, supported) < 0)
 		return CLI_EXIT_FAILURE;
