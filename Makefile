@@ -38,8 +38,10 @@ $(error ARCH must be ppc64le or x86_64, not '$(ARCH)')
 endif
 
 GB := $(BUILD)/$(ARCH)
-# libfaultaround builds examples/ itself, into its own O.
+# libfaultaround builds examples/ itself, into its own O; its tests that
+# use the kselftest harness are a target of their own.
 SUBDIRS := selftests libfaultaround bench
+GOALS_libfaultaround := all harness-tests
 
 .PHONY: all deps kernel guest initramfs qemu-check qemu-shell check check-debug \
 	host-check checkpatch demo bench clean help
@@ -58,11 +60,10 @@ kernel: deps
 # Cross-build every guest program; each part's Makefile takes O= and CC=.
 guest: deps
 	@KERNEL_STEP=tree $(TOP)/scripts/kernel.sh $(ARCH)
-	@for d in $(SUBDIRS); do \
-		[ -f $(TOP)/$$d/Makefile ] || continue; \
-		$(MAKE) -s -C $(TOP)/$$d O=$(GB)/$$d CC=$(GUEST_CC) AR=$(GUEST_AR) \
-			URING_FLAGS="$(URING_FLAGS)" LIBFA_O=$(GB)/libfaultaround all || exit 1; \
-	done
+	@$(foreach d,$(SUBDIRS),\
+		$(MAKE) -s -C $(TOP)/$(d) O=$(GB)/$(d) CC=$(GUEST_CC) AR=$(GUEST_AR) \
+			URING_FLAGS="$(URING_FLAGS)" LIBFA_O=$(GB)/libfaultaround \
+			$(or $(GOALS_$(d)),all) || exit 1;)
 
 initramfs: guest
 	@$(TOP)/scripts/initramfs.sh $(ARCH)

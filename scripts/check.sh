@@ -27,10 +27,12 @@ host_tests() {
 	{
 		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
 		make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
-		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround" check || rc=1
+		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
+		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
+		make -s -C "$top/libfaultaround" O="$lo" check-harness || rc=1
 		# Again under ASan (leaks included) and UBSan.
-		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround-san" \
-			SANITIZE=1 check || rc=1
+		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check || rc=1
+		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check-harness || rc=1
 		make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke || rc=1
 	} >"$log" 2>&1
 	grep -E '^(not )?ok ' "$log" | grep -vE '^ok .*# SKIP' | grep -E '^not ok' || true

@@ -4,7 +4,7 @@
 # programs themselves on the booted kernel.
 ex=/faultaround/libfaultaround/examples
 echo "== faultaround demo on $(uname -r) ($(uname -m))"
-faultaround info
+faultaround --info
 echo
 echo "== 1. stock kernel behaviour: no hint, system default ($(cat /sys/kernel/mm/faultaround/default_bytes) bytes)"
 $ex/window

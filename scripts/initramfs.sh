@@ -60,7 +60,9 @@ done
 # plus its shell tests and a runner that is "make check" without make.
 if [ -d "$gb/libfaultaround" ]; then
 	lib=$root/faultaround/libfaultaround
-	rsync -a --exclude obj --exclude '.flags' "$gb/libfaultaround/" "$lib/"
+	# (not the headers staged for building: nothing compiles in the guest)
+	rsync -a --exclude obj --exclude '.flags' --exclude /include --exclude series-include \
+		"$gb/libfaultaround/" "$lib/"
 	mkdir -p "$lib/test-scripts"
 	cp "$top"/libfaultaround/test/*.sh "$lib/test-scripts/"
 	tests=$(make -s --no-print-directory -C "$top/libfaultaround" print-tests)

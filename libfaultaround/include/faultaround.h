@@ -15,7 +15,16 @@
 
 #include <stddef.h>
 #include <sys/types.h>
-#include <linux/faultaround.h>	/* the kernel ABI: MADV_ and PR_ numbers */
+/*
+ * The system's definitions first: when the kernel headers carry the series,
+ * theirs are the ones in force whatever the program includes next, and
+ * <faultaround/uapi.h> (installed from the project's
+ * include/uapi/linux/faultaround.h) only fills in what they lack.
+ */
+#include <sys/mman.h>		/* madvise() */
+#include <sys/prctl.h>		/* prctl(), <linux/prctl.h>: PR_ numbers */
+#include <linux/mman.h>		/* <asm-generic/mman-common.h>: MADV_ numbers */
+#include <faultaround/uapi.h>	/* the kernel ABI for headers that lack it */
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,8 +3,12 @@
  * faultaround(1): run a command with fault-around hints, or inspect them.
  *
  *   faultaround [-s SIZE | -o ORDER] [-r RULES] [-v] [--] CMD [ARGS...]
- *   faultaround show [PID]
- *   faultaround info
+ *   faultaround --show [PID]
+ *   faultaround --info
+ *
+ * Options decide what is done; the first operand is always the command.
+ * "show" and "info" were once subcommands, so a command by either name is
+ * refused unless "--" comes before it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,208 +16,141 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "faultaround.h"
 #include "internal.h"
+#include "cli.h"
 
 #define SHIM_NAME "libfaultaround-preload.so"
 #ifndef FA_LIBDIR
 #define FA_LIBDIR "/usr/local/lib"
 #endif
 
-static const char *prog = "faultaround";
+const char *cli_prog = "faultaround";
+static int verbose;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [-s SIZE | -o ORDER] [-r RULES] [-v] [--] CMD [ARGS...]\n"
-		"       %s show [PID]\n"
-		"       %s info\n"
+		"       %s --show [PID]\n"
+		"       %s --info\n"
 		"\n"
 		"Run CMD with fault-around hints, or show them.\n"
 		"  -s, --size SIZE     process default window: bytes with optional K/M/G\n"
 		"                      suffix (rounded down to a power-of-two number of\n"
 		"                      pages, clamped to the maximum), order:N or unset\n"
-		"  -o, --order ORDER   process default order (0..max) or 'unset'\n"
+		"  -o, --order ORDER   process default order, the same as -s order:ORDER;\n"
+		"                      or 'unset'\n"
 		"  -r, --rules RULES   per-file hints 'GLOB=SIZE;GLOB=SIZE' applied by the\n"
 		"                      preload shim (first match wins)\n"
 		"  -v, --verbose       explain what is done; the shim logs its decisions\n"
+		"      --show [PID]    the hints of PID (default: this process)\n"
+		"      --info          what the kernel supports\n"
 		"  -h, --help          this help\n"
 		"  -V, --version       print the version\n"
-		"The shim is found next to this program or in %s, unless\n"
-		"FAULTAROUND_PRELOAD names it.  Exit status: that of CMD, 127 if CMD is\n"
-		"not found, 126 if it cannot be run, 1 on usage or other errors.\n",
-		prog, prog, prog, FA_LIBDIR);
+		"A command named 'show' or 'info' needs '--' before it.  The shim is found\n"
+		"next to this program or in %s, unless FAULTAROUND_PRELOAD names it.\n"
+		"Exit status: that of CMD; 125 if %s itself fails; 126 if CMD cannot\n"
+		"be run; 127 if it is not found.\n",
+		cli_prog, cli_prog, cli_prog, FA_LIBDIR, cli_prog);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+int cli_usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, "%s: ", cli_prog);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	return 1;
+	fprintf(stderr, "\nTry '%s --help'.\n", cli_prog);
+	return CLI_EXIT_FAILURE;
 }
 
-/* --- show ----------------------------------------------------------- */
+/* --- checking what is set and passed on ---------------------------- */
 
-static int show_cb(const struct faultaround_vma *vma, void *arg)
+/*
+ * Every SIZE the launcher takes or passes on (-s, -o, each rule of -r or
+ * FAULTAROUND_RULES, FAULTAROUND) goes through the library's parser, and
+ * on a kernel with the feature its order through the library's and the
+ * kernel's own check, the one faultaround_set() and faultaround_set_default()
+ * share: -o is applied for real, the others on a scratch mapping.  So a
+ * value the shim would drop (silently, as it must) is refused here.
+ */
+static int check_order(const char *what, const struct faultaround_size *size)
 {
 	size_t page = faultaround_page_size();
-	int *count = arg;
-	char sz[32];
+	int order = faultaround_size_to_order(size), r, err;
+	void *scratch;
 
-	if (vma->order == FAULTAROUND_UNSET)
+	if (order == FAULTAROUND_UNSET)
 		return 0;
-	fa_format_bytes((unsigned long long)page << vma->order, sz, sizeof(sz));
-	printf("%08lx-%08lx %s order %2d %6s %s\n", vma->start, vma->end,
-	       vma->perms, vma->order, sz, vma->path[0] ? vma->path : "[anon]");
-	(*count)++;
+	scratch = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (scratch == MAP_FAILED) {
+		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+		return -1;
+	}
+	r = order < 0 ? -1 : faultaround_set(scratch, page, order);
+	err = errno;
+	munmap(scratch, page);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s: order %d: %s\n", cli_prog, what, order,
+			err == EINVAL ? "above this kernel's maximum" : strerror(err));
+		return -1;
+	}
 	return 0;
 }
 
-static void print_order_line(const char *what, const char *val)
+static int parse_size(const char *what, const char *s, struct faultaround_size *size)
 {
-	unsigned long order;
-	char *end, sz[32];
+	char err[256];
 
-	errno = 0;
-	order = strtoul(val, &end, 10);
-	if (!*val || *end || errno || order > FAULTAROUND_ORDER_LIMIT) {
-		printf("%s: %s\n", what, val);
-		return;
-	}
-	fa_format_bytes((unsigned long long)faultaround_page_size() << order, sz,
-			sizeof(sz));
-	printf("%s: order %lu (%s)\n", what, order, sz);
-}
-
-static void print_system_default(void)
-{
-	size_t bytes;
-	char sz[32];
-
-	if (faultaround_get_system_default_bytes(&bytes) < 0) {
-		printf("system default: n/a (%s)\n", strerror(errno));
-		return;
-	}
-	fa_format_bytes(bytes, sz, sizeof(sz));
-	printf("system default: %zu bytes (%s, order %d)\n", bytes, sz,
-	       faultaround_bytes_to_order(bytes, faultaround_page_size(),
-					  FAULTAROUND_ORDER_LIMIT));
-}
-
-static int cmd_show(int argc, char **argv)
-{
-	struct fa_lines *lr;
-	char file[64], *line, *end;
-	const char *pidarg = argc > 1 ? argv[1] : NULL;
-	long pid = 0;
-	int count = 0, found = 0;
-
-	if (argc > 2)
-		return usage_error("show: too many arguments ('%s')", argv[2]);
-	if (pidarg) {
-		errno = 0;
-		pid = strtol(pidarg, &end, 10);
-		if (!*pidarg || *end || errno || pid <= 0 || pid > INT_MAX)
-			return usage_error("show: bad PID '%s'", pidarg);
-	}
-	if (!faultaround_supported()) {
-		fprintf(stderr, "%s: kernel lacks fault-around hints\n", prog);
-		return 1;
-	}
-	if (pid)
-		printf("pid %ld\n", pid);
-	if (faultaround_for_each_vma((pid_t)pid, show_cb, &count) < 0) {
-		fprintf(stderr, "%s: cannot read smaps of %s: %s\n", prog,
-			pidarg ? pidarg : "self", strerror(errno));
-		return 1;
-	}
-	if (!count)
-		printf("no mapping has a hint\n");
-
-	snprintf(file, sizeof(file), pid ? "/proc/%ld/status" : "/proc/self/status",
-		 pid);
-	lr = malloc(sizeof(*lr));
-	if (lr && fa_lines_open(lr, file) == 0) {
-		while ((line = fa_lines_next(lr))) {
-			if (strncmp(line, "FaultAroundOrder:", 17))
-				continue;
-			line += 17;
-			while (*line == ' ' || *line == '\t')
-				line++;
-			print_order_line("process default", line);
-			found = 1;
-		}
-		fa_lines_close(lr);
-	}
-	free(lr);
-	if (!found)
-		printf("process default: n/a\n");
-	print_system_default();
-	return 0;
-}
-
-/* --- info ----------------------------------------------------------- */
-
-static void print_mmu(void)
-{
-#if defined(__powerpc__) || defined(__powerpc64__)
-	struct fa_lines *lr = malloc(sizeof(*lr));
-	char *line, *p;
-	const char *mmu = "unknown";
-
-	if (lr && fa_lines_open(lr, "/proc/cpuinfo") == 0) {
-		while ((line = fa_lines_next(lr))) {
-			if (strncmp(line, "MMU", 3))
-				continue;
-			p = strchr(line, ':');
-			if (!p)
-				continue;
-			for (p++; *p == ' ' || *p == '\t'; p++)
-				;
-			printf("mmu: %s\n", p);
-			mmu = NULL;
-			break;
-		}
-		fa_lines_close(lr);
-	}
-	free(lr);
-	if (mmu)
-		printf("mmu: %s\n", mmu);
-#else
-	printf("mmu: n/a\n");
-#endif
-}
-
-static int cmd_info(int argc, char **argv)
-{
-	int max;
-
-	if (argc > 1)
-		return usage_error("info: unexpected argument '%s'", argv[1]);
-	max = faultaround_max_order();
-	printf("supported: %s\n", max >= 0 ? "yes" : "no");
-	printf("page size: %zu\n", faultaround_page_size());
-	print_mmu();
-	if (max < 0) {
-		printf("max order: n/a\n");
-		printf("system default: n/a\n");
+	if (faultaround_parse_size(s, size, err, sizeof(err)) == 0)
 		return 0;
-	}
-	{
-		char sz[32];
-
-		fa_format_bytes((unsigned long long)faultaround_page_size() << max,
-				sz, sizeof(sz));
-		printf("max order: %d (%s)\n", max, sz);
-	}
-	print_system_default();
-	return 0;
+	fprintf(stderr, "%s: %s: %s\n", cli_prog, what, err);
+	return -1;
 }
 
-/* --- run ------------------------------------------------------------ */
+/* -o ORDER is -s order:ORDER. */
+static int parse_order(const char *s, struct faultaround_size *size)
+{
+	char *as_size;
+	int r;
+
+	if (!strcmp(s, "unset"))
+		return parse_size("-o", s, size);
+	if (asprintf(&as_size, "order:%s", s) < 0) {
+		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+		return -1;
+	}
+	r = parse_size("-o", as_size, size);
+	free(as_size);
+	return r;
+}
+
+/* Parse RULES and, with the feature, check each rule's order. */
+static int check_rules(const char *what, const char *s, int supported)
+{
+	struct faultaround_rules *rules;
+	const struct faultaround_size *size;
+	const char *glob;
+	char err[256], rule[320];
+	size_t i;
+	int r = 0;
+
+	rules = faultaround_rules_parse(s, err, sizeof(err));
+	if (!rules) {
+		fprintf(stderr, "%s: %s: %s\n", cli_prog, what, err);
+		return -1;
+	}
+	for (i = 0; supported && !r && (size = fa_rules_size(rules, i, &glob)); i++) {
+		snprintf(rule, sizeof(rule), "%s: rule %zu ('%s')", what, i + 1, glob);
+		r = check_order(rule, size);
+	}
+	faultaround_rules_free(rules);
+	return r;
+}
+
+/* --- the shim ------------------------------------------------------- */
 
 static int exists(const char *path)
 {
@@ -269,134 +206,184 @@ static int add_preload(const char *shim)
 	return r;
 }
 
-static int parse_order_arg(const char *s, int *order)
+static int preload_shim(void)
 {
-	unsigned long v;
-	char *end;
+	char shim[PATH_MAX];
 
-	if (!strcmp(s, "unset")) {
-		*order = FAULTAROUND_UNSET;
+	if (find_shim(shim, sizeof(shim)) < 0) {
+		fprintf(stderr, "%s: cannot find %s (tried %s); set FAULTAROUND_PRELOAD\n",
+			cli_prog, SHIM_NAME, shim);
+		return -1;
+	}
+	if (add_preload(shim) < 0 ||
+	    (verbose && setenv("FAULTAROUND_DEBUG", "1", 1) < 0)) {
+		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+		return -1;
+	}
+	if (verbose)
+		fprintf(stderr, "%s: LD_PRELOAD=%s FAULTAROUND_RULES=%s\n", cli_prog,
+			getenv("LD_PRELOAD"), getenv("FAULTAROUND_RULES"));
+	return 0;
+}
+
+/* --- run ------------------------------------------------------------ */
+
+/* A non-empty variable from the environment (the shim ignores empty ones). */
+static const char *inherited(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+static int set_default(const char *size_s, const char *order_s, int supported)
+{
+	struct faultaround_size size;
+	int order;
+
+	if (order_s ? parse_order(order_s, &size) : parse_size("-s", size_s, &size))
+		return -1;
+	/* The launcher's default wins over one the shim would set. */
+	if (verbose && inherited("FAULTAROUND"))
+		fprintf(stderr, "%s: FAULTAROUND=%s from the environment dropped for %s\n",
+			cli_prog, inherited("FAULTAROUND"), order_s ? "-o" : "-s");
+	if (unsetenv("FAULTAROUND") < 0)
+		return -1;
+	if (!supported) {
+		fprintf(stderr, "%s: kernel lacks fault-around hints; running without a default\n",
+			cli_prog);
 		return 0;
 	}
-	if (*s < '0' || *s > '9')
+	order = faultaround_size_to_order(&size);
+	if (order < 0 || faultaround_set_default(order) < 0) {
+		fprintf(stderr, "%s: %s %s: order %d: %s\n", cli_prog,
+			order_s ? "-o" : "-s", order_s ? order_s : size_s, order,
+			errno == EINVAL ? "above this kernel's maximum" : strerror(errno));
 		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || v > FAULTAROUND_ORDER_LIMIT)
-		return -1;
-	*order = (int)v;
+	}
+	if (verbose)
+		fprintf(stderr, "%s: process default order %d%s\n", cli_prog, order,
+			order == FAULTAROUND_UNSET ? " (unset)" : "");
 	return 0;
+}
+
+static int run(const char *size_s, const char *order_s, const char *rules_s,
+	       char **cmd)
+{
+	int supported = faultaround_supported();
+	struct faultaround_size size;
+	const char *v;
+	int e;
+
+	if (size_s && order_s)
+		return cli_usage_error("%s", "-s and -o are mutually exclusive");
+	/*
+	 * Everything the command gets is checked before anything is set:
+	 * -s/-o replace an inherited FAULTAROUND and -r FAULTAROUND_RULES,
+	 * otherwise the inherited value is what the shim will read.
+	 */
+	if (!size_s && !order_s && (v = inherited("FAULTAROUND"))) {
+		if (parse_size("FAULTAROUND (from the environment)", v, &size) < 0 ||
+		    (supported &&
+		     check_order("FAULTAROUND (from the environment)", &size) < 0))
+			return CLI_EXIT_FAILURE;
+	}
+	if (rules_s) {
+		if (check_rules("-r", rules_s, supported) < 0)
+			return CLI_EXIT_FAILURE;
+	} else if ((v = inherited("FAULTAROUND_RULES"))) {
+		if (check_rules("FAULTAROUND_RULES (from the environment)", v,
+				supported) < 0)
+			return CLI_EXIT_FAILURE;
+	}
+
+	if ((size_s || order_s) && set_default(size_s, order_s, supported) < 0)
+		return CLI_EXIT_FAILURE;
+	if (rules_s) {
+		if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0) {
+			fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+			return CLI_EXIT_FAILURE;
+		}
+		if (!supported)
+			fprintf(stderr, "%s: kernel lacks fault-around hints; ignoring rules\n",
+				cli_prog);
+		else if (preload_shim() < 0)
+			return CLI_EXIT_FAILURE;
+	}
+	if (verbose)
+		fprintf(stderr, "%s: exec %s\n", cli_prog, cmd[0]);
+	fflush(stdout);
+	execvp(cmd[0], cmd);
+	e = errno;
+	fprintf(stderr, "%s: %s: %s\n", cli_prog, cmd[0], strerror(e));
+	return e == ENOENT || e == ENOTDIR ? 127 : 126;
 }
 
 int main(int argc, char **argv)
 {
+	enum { OPT_SHOW = 256, OPT_INFO };
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "order", required_argument, NULL, 'o' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "show", no_argument, NULL, OPT_SHOW },
+		{ "info", no_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *size_s = NULL, *order_s = NULL, *rules_s = NULL;
-	int verbose = 0, c, order = FAULTAROUND_UNSET;
-	int supported;
-	char err[256];
+	const char *last_arg = NULL;
+	int show = 0, info = 0, c, dashdash;
 
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
 
-		prog = slash ? slash + 1 : argv[0];
+		cli_prog = slash ? slash + 1 : argv[0];
 	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:s:o:r:vhV", opts, NULL)) != -1) {
+		last_arg = optarg;
 		switch (c) {
 		case 's': size_s = optarg; break;
 		case 'o': order_s = optarg; break;
 		case 'r': rules_s = optarg; break;
 		case 'v': verbose = 1; break;
+		case OPT_SHOW: show = 1; break;
+		case OPT_INFO: info = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("faultaround %s\n", LIBFAULTAROUND_VERSION); return 0;
 		case ':':
-			return usage_error("option '%s' needs an argument",
-					   argv[optind - 1]);
+			return cli_usage_error("option '%s' needs an argument",
+					       argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	/* Did getopt stop at a "--" of its own (not an option's argument)? */
+	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--") &&
+		   argv[optind - 1] != last_arg;
+
+	if (show || info) {
+		if (show && info)
+			return cli_usage_error("%s", "--show and --info exclude each other");
+		if (size_s || order_s || rules_s)
+			return cli_usage_error("%s", "--show and --info take no -s, -o or -r");
+		if (info && optind < argc)
+			return cli_usage_error("--info: unexpected argument '%s'", argv[optind]);
+		if (show && optind + 1 < argc)
+			return cli_usage_error("--show: too many arguments ('%s')",
+					       argv[optind + 1]);
+		return show ? cli_show(argv[optind]) : cli_info();
 	}
 	if (optind >= argc)
-		return usage_error("%s", "missing command");
-	/* Subcommands only when nothing else was given and no "--". */
-	if (!size_s && !order_s && !rules_s && !verbose &&
-	    strcmp(argv[optind - 1], "--")) {
-		if (!strcmp(argv[optind], "show"))
-			return cmd_show(argc - optind, argv + optind);
-		if (!strcmp(argv[optind], "info"))
-			return cmd_info(argc - optind, argv + optind);
+		return cli_usage_error("%s", "missing command");
+	if (!dashdash && (!strcmp(argv[optind], "show") || !strcmp(argv[optind], "info"))) {
+		fprintf(stderr, "%s: is '%s' a command?  For the hints use --%s; to run a\n"
+			"command named %s, put '--' before it.\n", cli_prog, argv[optind],
+			argv[optind], argv[optind]);
+		return CLI_EXIT_FAILURE;
 	}
-	if (size_s && order_s)
-		return usage_error("%s", "-s and -o are mutually exclusive");
-
-	supported = faultaround_supported();
-	if (size_s || order_s) {
-		struct faultaround_size size;
-
-		if (order_s && parse_order_arg(order_s, &order) < 0)
-			return usage_error("bad order '%s' (expected 0..254 or 'unset')",
-					   order_s);
-		if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0)
-			return usage_error("-s: %s", err);
-		if (!supported) {
-			fprintf(stderr, "%s: kernel lacks fault-around hints; running without a default\n",
-				prog);
-		} else {
-			if (size_s)
-				order = faultaround_size_to_order(&size);
-			if (order < 0 || faultaround_set_default(order) < 0) {
-				fprintf(stderr, "%s: cannot set process default order %d: %s\n",
-					prog, order, errno == EINVAL ?
-					"above the maximum" : strerror(errno));
-				return 1;
-			}
-			if (verbose)
-				fprintf(stderr, "%s: process default order %d%s\n", prog,
-					order, order == FAULTAROUND_UNSET ? " (unset)" : "");
-		}
-	}
-	if (rules_s) {
-		struct faultaround_rules *rules = faultaround_rules_parse(rules_s, err,
-									  sizeof(err));
-		char shim[PATH_MAX];
-
-		if (!rules)
-			return usage_error("-r: %s", err);
-		faultaround_rules_free(rules);
-		if (!supported) {
-			fprintf(stderr, "%s: kernel lacks fault-around hints; ignoring rules\n",
-				prog);
-		} else {
-			if (find_shim(shim, sizeof(shim)) < 0) {
-				fprintf(stderr, "%s: cannot find %s (tried %s); set FAULTAROUND_PRELOAD\n",
-					prog, SHIM_NAME, shim);
-				return 1;
-			}
-			if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0 ||
-			    add_preload(shim) < 0 ||
-			    (verbose && setenv("FAULTAROUND_DEBUG", "1", 1) < 0)) {
-				fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-				return 1;
-			}
-			if (verbose)
-				fprintf(stderr, "%s: LD_PRELOAD=%s FAULTAROUND_RULES=%s\n",
-					prog, getenv("LD_PRELOAD"), rules_s);
-		}
-	}
-	if (verbose)
-		fprintf(stderr, "%s: exec %s\n", prog, argv[optind]);
-	fflush(stdout);
-	execvp(argv[optind], argv + optind);
-	c = errno;
-	fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(c));
-	return c == ENOENT || c == ENOTDIR ? 127 : 126;
+	return run(size_s, order_s, rules_s, argv + optind);
 }

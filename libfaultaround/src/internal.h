@@ -35,4 +35,11 @@ int fa_read_file(const char *path, char *buf, size_t size);
 /* "4K", "64K", "2M", or plain bytes if not a multiple of 1K. */
 void fa_format_bytes(unsigned long long bytes, char *buf, size_t size);
 
+/* Rule i's size (and its pattern in *glob if glob is not NULL), NULL past
+ * the last rule.  Not exported: the CLI checks every rule's order. */
+struct faultaround_rules;
+struct faultaround_size;
+const struct faultaround_size *fa_rules_size(const struct faultaround_rules *rules,
+					     size_t i, const char **glob);
+
 #endif

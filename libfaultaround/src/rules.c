@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "faultaround.h"
+#include "internal.h"
 
 struct fa_rule {
 	const char *glob;
@@ -275,6 +276,16 @@ faultaround_rules_match(const struct faultaround_rules *rules, const char *path)
 size_t faultaround_rules_count(const struct faultaround_rules *rules)
 {
 	return rules ? rules->count : 0;
+}
+
+const struct faultaround_size *fa_rules_size(const struct faultaround_rules *rules,
+					     size_t i, const char **glob)
+{
+	if (!rules || i >= rules->count)
+		return NULL;
+	if (glob)
+		*glob = rules->rule[i].glob;
+	return &rules->rule[i].size;
 }
 
 void faultaround_rules_free(struct faultaround_rules *rules)

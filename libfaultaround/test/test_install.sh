@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# make install into a scratch DESTDIR: the headers under the library's own
+# names (nothing in include/linux), a program built against them with
+# pkg-config runs, the static library links, and make uninstall leaves no
+# file behind.  Needs make and the compiler, so the host runs it and the
+# guests do not.  The Makefile passes FA_MAKE, FA_CC and FA_CFLAGS.
+O=$1
+. "$(dirname "$0")/tap.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)
+MAKE=${FA_MAKE:-make} CC=${FA_CC:-cc}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+d=$tmp/root
+
+tap_plan 10
+
+# The directories the build was configured with (so nothing is rebuilt):
+# PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR.
+eval "$("$MAKE" -s --no-print-directory -C "$src" O="$O" print-install-dirs)"
+inc=$d$INCLUDEDIR lib=$d$LIBDIR
+
+tap_check "make install DESTDIR" "$MAKE" -s --no-print-directory -C "$src" O="$O" \
+	DESTDIR="$d" install
+(cd "$inc" 2>/dev/null && find . -type f | sort) > "$tmp/headers"
+printf './faultaround.h\n./faultaround/uapi.h\n' > "$tmp/want"
+tap_check "headers: <faultaround.h> and <faultaround/uapi.h> only" cmp -s "$tmp/headers" "$tmp/want"
+sed 's/^/# /' "$tmp/headers"
+tap_check "<faultaround/uapi.h> is the project's uapi header" \
+	cmp -s "$inc/faultaround/uapi.h" "$src/../include/uapi/linux/faultaround.h"
+tap_check "library, shim, CLI, pkg-config file, man pages" sh -c "
+	[ -x '$lib/libfaultaround.so.1' ] && [ -f '$lib/libfaultaround.a' ] &&
+	[ -x '$lib/libfaultaround-preload.so' ] && [ -x '$d$BINDIR/faultaround' ] &&
+	[ -f '$d$PKGCONFIGDIR/libfaultaround.pc' ] &&
+	[ -f '$d$MANDIR/man1/faultaround.1' ] &&
+	[ -f '$d$MANDIR/man3/faultaround_set.3' ] &&
+	[ -f '$d$MANDIR/man7/faultaround.7' ]"
+
+cat > "$tmp/prog.c" <<'PROG'
+#include <faultaround.h>
+#include <stdio.h>
+
+int main(void)
+{
+	/* <faultaround.h> alone declares prctl() and madvise(). */
+	int (*set_default)(int, ...) = prctl;
+
+	(void)set_default;
+	printf("%s %d %d\n", LIBFAULTAROUND_VERSION,
+	       faultaround_bytes_to_order(65536, 4096, 9),
+	       MADV_FAULTAROUND_ORDER(0) > MADV_FAULTAROUND);
+	return 0;
+}
+PROG
+if command -v pkg-config > /dev/null; then
+	export PKG_CONFIG_PATH="$d$PKGCONFIGDIR" PKG_CONFIG_SYSROOT_DIR="$d"
+	cflags=$(pkg-config --cflags libfaultaround) libs=$(pkg-config --libs libfaultaround)
+	tap_check "pkg-config names the installed headers and library" \
+		[ "$(echo $cflags $libs)" = "-I$inc -L$lib -lfaultaround" ]
+	echo "# pkg-config: $cflags $libs"
+else
+	cflags="-I$inc" libs="-L$lib -lfaultaround"
+	tap_skip "pkg-config names the installed headers and library" "no pkg-config"
+fi
+(cd "$tmp" && $CC -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE $FA_CFLAGS $cflags \
+	-o prog prog.c $libs) > "$tmp/cc.log" 2>&1
+tap_check "a program builds against the installed headers" [ -x "$tmp/prog" ]
+sed 's/^/# /' "$tmp/cc.log"
+out=$(LD_LIBRARY_PATH=$lib "$tmp/prog" 2>&1)
+tap_check "and runs with the installed library" [ "$out" = "1.0.0 4 1" ]
+[ "$out" = "1.0.0 4 1" ] || echo "# $out"
+(cd "$tmp" && $CC -std=c11 -Wall -Werror -D_GNU_SOURCE $FA_CFLAGS $cflags \
+	-o prog-static prog.c "$lib/libfaultaround.a" -pthread) > "$tmp/cc.log" 2>&1
+out=$("$tmp/prog-static" 2>&1)
+tap_check "the static library links" [ "$out" = "1.0.0 4 1" ]
+sed 's/^/# /' "$tmp/cc.log"
+
+tap_check "make uninstall DESTDIR" "$MAKE" -s --no-print-directory -C "$src" O="$O" \
+	DESTDIR="$d" uninstall
+left=$(find "$d" -type f)
+tap_check "uninstall leaves no file" [ -z "$left" ]
+[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
+tap_done
