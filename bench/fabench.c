@@ -512,14 +512,14 @@ static int run_touch(const struct setting *s, struct sample *smp)
 	if (p == MAP_FAILED)
 		return -1;
 	if (hint_map(s, p, len, s->order) < 0) {
-		ret = -1;
-		goto out;
+		munmap(p, len);
+		return -1;
 	}
 	meas_begin(&m);
 	sink = touch_pages(p, cfg.touch_pages);
-	meas_end(&m, smp);
-out:
+	/* As seq: pages mapped and never used still cost their unmapping. */
 	munmap(p, len);
+	meas_end(&m, smp);
 	return ret;
 }
 
@@ -610,16 +610,16 @@ static int run_small(const struct setting *s, struct sample *smp)
 
 static int run_mixed(const struct setting *s, struct sample *smp)
 {
-	unsigned long n = cfg.pages, *idx, i, sum = 0;
+	unsigned long n = cfg.pages, nl = n / RAND_SPARSITY, *idx, i, j, sum = 0;
 	uint64_t seed = 0x5eedULL;
 	int oseq = s->order, orand = s->order, ret = 0;
 	volatile char *a, *b;
 	struct meas m;
 
-	idx = malloc(n * sizeof(*idx));
+	idx = malloc(nl * sizeof(*idx));
 	if (!idx)
 		return -1;
-	for (i = 0; i < n / RAND_SPARSITY; i++)
+	for (i = 0; i < nl; i++)
 		idx[i] = (unsigned long)(rng_next(&seed) % n);
 	a = map_aligned(datafd, 0, n);
 	b = map_aligned(datafd, n, n);
@@ -637,10 +637,12 @@ static int run_mixed(const struct setting *s, struct sample *smp)
 		goto out;
 	}
 	meas_begin(&m);
-	for (i = 0; i < n; i++) {
+	/* Only the nl lookups drawn: with pages not a multiple of
+	 * RAND_SPARSITY, i / RAND_SPARSITY reached one past them. */
+	for (i = 0, j = 0; i < n; i++) {
 		sum += (unsigned char)a[i * page];
-		if (i % RAND_SPARSITY == 0)
-			sum += (unsigned char)b[idx[i / RAND_SPARSITY] * page];
+		if (i % RAND_SPARSITY == 0 && j < nl)
+			sum += (unsigned char)b[idx[j++] * page];
 	}
 	sink = sum;
 	munmap((void *)a, n * page);
@@ -951,7 +953,7 @@ static const char *wl_desc(int wl, char *buf, size_t size)
 	switch (wl) {
 	case WL_SEQ: snprintf(buf, size, "one byte per page, %lu pages, in order, unmap included", cfg.pages); break;
 	case WL_RAND: snprintf(buf, size, "%lu random lookups in %lu pages, fixed seed, unmap included", cfg.pages / RAND_SPARSITY, cfg.pages); break;
-	case WL_TOUCH: snprintf(buf, size, "one byte per page of %lu pages, unaligned mapping", cfg.touch_pages); break;
+	case WL_TOUCH: snprintf(buf, size, "one byte per page of %lu pages, unaligned mapping, unmap included", cfg.touch_pages); break;
 	case WL_EXEC: snprintf(buf, size, "%lu fork+exec, each touches %lu pages", cfg.execs, cfg.child_pages); break;
 	case WL_SMALL: snprintf(buf, size, "mmap and read %lu files of 512B-128K", cfg.files); break;
 	case WL_MIXED: snprintf(buf, size, "%lu pages in order on one mapping, %lu random lookups in another, unmap included", cfg.pages, cfg.pages / RAND_SPARSITY); break;
@@ -1392,6 +1394,9 @@ int main(int argc, char **argv)
 		cfg.pages = (size + page - 1) / page;
 	if (cfg.pages < 1)
 		die("--pages must be at least 1");
+	if ((cfg.wl[WL_RAND] || cfg.wl[WL_MIXED]) && cfg.pages < RAND_SPARSITY)
+		die("--pages %lu: rand and mixed look up one page in %d, so they need"
+		    " at least %d pages", cfg.pages, RAND_SPARSITY, RAND_SPARSITY);
 	if (!cfg.touch_pages)
 		cfg.touch_pages = cfg.pages * 2;
 	if (!cfg.files)
