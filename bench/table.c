@@ -199,7 +199,7 @@ static void print_split(const struct point *pt)
 	trim(line, len);
 	say("%s    (columns: single order, %s)\n", line, refname);
 	b = fastest(ref, cols, n, COL_ORDER);
-	if (sp->status == ST_RAN && b >= 0 && ref[b].fmean > 0)
+	if (sp->status == ST_RAN && b >= 0 && ref[b].fmean > 0 && ref[b].tmean > 0)
 		say("mixed: per-mapping hints (seq %d, rand 0): %.9f s ( +-%6.2f%% ), %.0f faults;"
 		    " best single order (%s) %s: %.9f s ( +-%6.2f%% ), %.0f faults;"
 		    " time %+.1f%%, faults %+.1f%%\n",
@@ -208,7 +208,8 @@ static void print_split(const struct point *pt)
 		    100.0 * (sp->fmean - ref[b].fmean) / ref[b].fmean);
 	else
 		say("mixed: per-mapping hints vs best single order: not measured (%s)\n",
-		    sp->status == ST_RAN ? "no single order ran" : sp->note);
+		    sp->status != ST_RAN ? sp->note : b < 0 ? "no single order ran" :
+		    "no time measured: clock too coarse?");
 }
 
 /* The best global order of @wl at this point, -1 with @why when none ran. */
@@ -220,6 +221,10 @@ static int best_global(const struct point *pt, int wl, struct column *cols, cons
 	if (!block_runs(pt, MODE_GLOBAL, wl))
 		return -1;
 	b = fastest(pt->cells[MODE_GLOBAL][wl], cols, n, COL_ORDER);
+	if (b >= 0 && pt->cells[MODE_GLOBAL][wl][b].tmean <= 0) {
+		*why = "no time measured: clock too coarse?";
+		return -1;
+	}
 	for (i = 0; b < 0 && i < n; i++)
 		if (cols[i].kind == COL_ORDER) {
 			*why = pt->cells[MODE_GLOBAL][wl][i].note;
@@ -245,7 +250,7 @@ static void print_auto(const struct point *pt, int wl)
 			say("%s: %s %s not measured (%s)\n", names[k], wl_names[wl], cfg.guest,
 			    a->note[0] ? a->note : "error");
 		else if (b < 0)
-			say("%s: %s %s not compared: no global order ran (%s)\n", names[k],
+			say("%s: %s %s not compared with a fixed order (%s)\n", names[k],
 			    wl_names[wl], cfg.guest, why);
 		else
 			say("%s: %s %s %+.1f%% vs best fixed order %d (stddev %.1f%%)\n", names[k],
@@ -261,9 +266,10 @@ static void print_auto(const struct point *pt, int wl)
 
 		if (a->status != ST_RAN)
 			return;
-		if (!block_runs(pt, MODE_HINT, WL_MIXED) || sp->status != ST_RAN) {
+		if (!block_runs(pt, MODE_HINT, WL_MIXED) || sp->status != ST_RAN || sp->tmean <= 0) {
 			say("mixed auto: %s not compared with the per-mapping split (%s)\n", cfg.guest,
-			    block_runs(pt, MODE_HINT, WL_MIXED) ? sp->note : "hint mode not run");
+			    !block_runs(pt, MODE_HINT, WL_MIXED) ? "hint mode not run" :
+			    sp->status != ST_RAN ? sp->note : "no time measured: clock too coarse?");
 			return;
 		}
 		len = snprintf(line, sizeof(line), "mixed auto: %s %+.1f%% vs hand-tuned split seq=%d/rand=0",
