@@ -5,10 +5,18 @@
 # x86_64): build the kernel and initramfs, boot the guest in bench mode
 # under qemu TCG with -icount (deterministic guest time), and extract from
 # its console into build/bench/:
-#   NAME.txt   fabench's tables (see docs/benchmarks.md)
-#   NAME.csv   the same data, one line per cell
-#   NAME.svg   time relative to Baseline per workload and order (gnuplot)
+#   NAME.txt       fabench's tables (see docs/benchmarks.md)
+#   NAME.csv       the same data, one line per cell
+#   NAME-raw.csv   every run, one line each: "fabench --from-raw
+#                  NAME-raw.csv" prints NAME.txt's tables again
+#   NAME.svg       time relative to Baseline per workload, setting and
+#                  mode, with error bars (gnuplot)
+# and prints how long each guest and the whole run took.
 #
+#   BENCH_SWEEP=1  instead: the sweeps (faultaround.bench=sweep): density
+#                  1/4..1/256, sizes, seq:rand mixes, every order; for each,
+#                  NAME-sweep-{density,pages,mix}.{txt,csv,svg} and -raw.csv
+#                  (needs pages >= 256: the sparsest density)
 #   BENCH_COST=1   instead: boot the stock kernel (VARIANT=stock) and the
 #                  patched one in cost mode (seq, touch, exec at the system
 #                  default, no hint, BENCH_COST_REPEAT runs) and print the
@@ -21,7 +29,7 @@
 #   QEMU_TIMEOUT   seconds per guest (default 3600)
 #
 # Helpers, usable on a saved console log:
-#   bench.sh --extract CONSOLE NAME [OUTDIR]
+#   bench.sh --extract CONSOLE NAME [OUTDIR [LABEL]]
 #   bench.sh --cost-compare STOCK.csv PATCHED.csv [NAME]
 set -euo pipefail
 
@@ -37,89 +45,46 @@ export QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
 # Kernel log lines can land anywhere on the console: drop them.
 klog='^\[ *[0-9]+\.[0-9]+\]'
 
-# extract CONSOLE NAME OUTDIR: NAME.txt, NAME.csv and NAME.svg from a console.
+# section CONSOLE PART LABEL: one of run-bench's sections, kernel log lines
+# (which can land anywhere on the console) dropped.
+section() {
+	local console=$1 part=$2 sfx=${3:+ $3}
+	sed -n "/^# fabench-$part-begin$sfx\$/,/^# fabench-$part-end$sfx\$/p" "$console" |
+		grep -Ev "$klog" | grep -Ev "^# fabench-$part-(begin|end)" || true
+}
+
+# extract CONSOLE NAME OUTDIR [LABEL]: NAME[-LABEL].txt, .csv, -raw.csv and
+# .svg from a console; checks that the raw data gives the tables again.
 extract() {
-	local console=$1 name=$2 dir=${3:-$outdir}
-	local txt=$dir/$name.txt csv=$dir/$name.csv
+	local console=$1 name=$2 dir=${3:-$outdir} label=${4:-}
+	local base=$dir/$name${label:+-$label} fabench=$BUILD/host/bench/fabench
+	local txt=$base.txt csv=$base.csv raw=$base-raw.csv
 
 	mkdir -p "$dir"
-	grep -q '^# fabench-tables-begin' "$console" ||
-		{ warn "$name: no fabench output in $console"; return 1; }
+	grep -q "^# fabench-tables-begin${label:+ $label}\$" "$console" ||
+		{ warn "$name: no fabench output${label:+ for $label} in $console"; return 1; }
 	{
 		grep -m1 '^# faultaround-guest:' "$console" || true
 		grep '^# fabench-run:' "$console" || true
-		sed -n '/^# fabench-tables-begin/,/^# fabench-tables-end/p' "$console" |
-			grep -Ev "$klog" | grep -v '^# fabench-tables-'
+		section "$console" tables "$label"
 	} >"$txt"
-	sed -n '/^# fabench-csv-begin/,/^# fabench-csv-end/p' "$console" |
-		grep -E '^(# kernel|mode,|(global|hint|cost),)' >"$csv" || true
+	section "$console" csv "$label" |
+		grep -E '^(# kernel|mode,|(global|hint|populate|advice|auto|cost),)' >"$csv" || true
 	[ -s "$csv" ] || { warn "$name: no CSV between the markers in $console"; return 1; }
-	if grep -Eq '^(global|hint),' "$csv"; then
-		chart "$csv" "$dir/$name.svg" "$name" || return 1
+	section "$console" raw "$label" >"$raw"
+	# The tables must come back from the raw data (a console line broken
+	# by a kernel message would not): fabench built for this machine.
+	if make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" \
+		"$fabench" >/dev/null 2>&1 &&
+	   ! "$fabench" --from-raw "$raw" | cmp -s - <(section "$console" tables "$label"); then
+		warn "${raw#"$top"/}: fabench --from-raw does not print the tables of ${txt#"$top"/}"
 	fi
-	return 0
-}
-
-# chart CSV SVG TITLE: clustered bars of time / Baseline, one panel per mode.
-chart() {
-	local csv=$1 svg=$2 title=$3 tmp mode modes=() n gp
-	tmp=$(mktemp -d)
-	for mode in global hint; do
-		grep -q "^$mode," "$csv" || continue
-		# Rows: workloads; columns: Baseline, orders (and the split hint).
-		awk -F, -v mode="$mode" '
-		$1 != mode { next }
-		{
-			wl = $2; col = $3
-			if (!(wl in wseen)) { wseen[wl] = 1; wls[++nw] = wl }
-			if (!(col in cseen)) { cseen[col] = 1; cols[++nc] = col }
-			if (col == "Baseline") base[wl] = $10
-			t[wl, col] = ($5 == "ok") ? $10 : ""
-		}
-		END {
-			line = "workload"
-			for (c = 1; c <= nc; c++) line = line " \"" cols[c] "\""
-			print line
-			for (w = 1; w <= nw; w++) {
-				line = wls[w]
-				for (c = 1; c <= nc; c++) {
-					v = t[wls[w], cols[c]]
-					if (v == "" || base[wls[w]] == "" || base[wls[w]] + 0 <= 0)
-						line = line " -"
-					else
-						line = line " " sprintf("%.4f", v / base[wls[w]])
-				}
-				print line
-			}
-		}' "$csv" >"$tmp/$mode.dat"
-		modes+=("$mode")
-	done
-	[ ${#modes[@]} -gt 0 ] || { rm -rf "$tmp"; return 0; }
-	command -v gnuplot >/dev/null || { warn "gnuplot missing: no chart"; rm -rf "$tmp"; return 0; }
-	{
-		echo "set terminal svg size 1100,$((380 * ${#modes[@]})) dynamic noenhanced font 'sans,10'"
-		echo "set output '$svg'"
-		echo "set multiplot layout ${#modes[@]},1 title '$title: elapsed time relative to Baseline (lower is better)'"
-		echo "set style data histograms"
-		echo "set style histogram clustered gap 1"
-		echo "set style fill solid 0.85 border -1"
-		echo "set datafile missing '-'"
-		echo "set key outside right title 'order'"
-		echo "set ylabel 'time / Baseline'"
-		echo "set yrange [0:*]"
-		echo "set grid ytics"
-		for mode in "${modes[@]}"; do
-			n=$(head -1 "$tmp/$mode.dat" | wc -w)
-			echo "set title 'mode $mode'"
-			echo "plot for [i=2:$n] '$tmp/$mode.dat' using i:xtic(1) title columnheader(i)"
-		done
-		echo "unset multiplot"
-	} >"$tmp/plot.gp"
-	gp=0
-	gnuplot "$tmp/plot.gp" 2>"$tmp/gp.err" || gp=$?
-	[ "$gp" = 0 ] || { warn "gnuplot failed for $svg:"; sed 's/^/    /' "$tmp/gp.err" >&2; }
-	rm -rf "$tmp"
-	return "$gp"
+	case $label in
+	sweep-*) "$top/scripts/bench-chart.sh" sweep "$csv" "$base.svg" "$name" "${label#sweep-}" ;;
+	*) if grep -Eq '^(global|hint|populate|advice|auto),' "$csv"; then
+		"$top/scripts/bench-chart.sh" bars "$csv" "$base.svg" "$name"
+	   fi ;;
+	esac
 }
 
 # cost_compare STOCK.csv PATCHED.csv NAME: time change patched vs stock.
@@ -169,14 +134,14 @@ boot() {
 	# guest time depend on scheduling.  RCU's stall detector measures that
 	# emulated time against real work and fires spuriously: silence it.
 	QEMU_SMP=1 QEMU_EXTRA="-icount shift=0" \
-	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
+	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" "$mode" ${variant:+"$variant"}
 }
 
 case ${1:-} in
 --extract)
-	[ $# -ge 3 ] || die "usage: bench.sh --extract CONSOLE NAME [OUTDIR]"
-	extract "$2" "$3" "${4:-$outdir}"
+	[ $# -ge 3 ] || die "usage: bench.sh --extract CONSOLE NAME [OUTDIR [LABEL]]"
+	extract "$2" "$3" "${4:-$outdir}" "${5:-}"
 	exit
 	;;
 --cost-compare)
@@ -185,14 +150,22 @@ case ${1:-} in
 	exit
 	;;
 '') ;;
-*) die "usage: bench.sh [--extract CONSOLE NAME [OUTDIR] | --cost-compare STOCK.csv PATCHED.csv [NAME]]" ;;
+*) die "usage: bench.sh [--extract CONSOLE NAME [OUTDIR [LABEL]] | --cost-compare STOCK.csv PATCHED.csv [NAME]]" ;;
 esac
+
+# mm:ss of a number of seconds.
+duration() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
 
 mkdir -p "$outdir"
 failed=()
 done_files=()
+times=()
+total_start=$SECONDS
 for name in $guests; do
 	guest_args "$name" >/dev/null
+	guest_start=$SECONDS
 	if [ "${BENCH_SHIM:-0}" = 1 ]; then
 		c=$BUILD/results/${name}shimbench.console
 		if boot "$name" "" "" shimbench &&
@@ -205,9 +178,7 @@ for name in $guests; do
 		else
 			failed+=("$name (shim)")
 		fi
-		continue
-	fi
-	if [ "${BENCH_COST:-0}" = 1 ]; then
+	elif [ "${BENCH_COST:-0}" = 1 ]; then
 		ok=1
 		for variant in stock patched; do
 			v=$variant; [ "$v" = patched ] && v=
@@ -226,21 +197,38 @@ for name in $guests; do
 		else
 			failed+=("$name (cost)")
 		fi
-		continue
-	fi
-	if boot "$name" "" "faultaround.bench=full faultaround.repeat=$repeat" &&
-	   extract "$BUILD/results/${name}bench.console" "$name" "$outdir"; then
+	elif [ "${BENCH_SWEEP:-0}" = 1 ]; then
+		c=$BUILD/results/${name}bench.console
+		if boot "$name" "" "faultaround.bench=sweep faultaround.repeat=$repeat"; then
+			cp "$c" "$outdir/$name-sweep.console"
+			for dim in density pages mix; do
+				if extract "$c" "$name" "$outdir" "sweep-$dim"; then
+					done_files+=("$outdir/$name-sweep-$dim"{.txt,.csv,-raw.csv,.svg})
+				else
+					failed+=("$name (sweep $dim)")
+				fi
+			done
+		else
+			failed+=("$name (sweep)")
+		fi
+	elif boot "$name" "" "faultaround.bench=full faultaround.repeat=$repeat" &&
+	     extract "$BUILD/results/${name}bench.console" "$name" "$outdir"; then
 		cat "$outdir/$name.txt"
-		done_files+=("$outdir/$name".{txt,csv,svg})
+		done_files+=("$outdir/$name"{.txt,.csv,-raw.csv,.svg})
 	else
 		failed+=("$name")
 	fi
+	times+=("$name $(duration $((SECONDS - guest_start)))")
 done
 
 info "results in ${outdir#"$top"/}/:"
 for f in "${done_files[@]}"; do
 	[ -e "$f" ] && info "  ${f#"$top"/}"
 done
+for t in "${times[@]}"; do
+	info "wall time: $t"
+done
+info "wall time: total $(duration $((SECONDS - total_start)))"
 if [ ${#failed[@]} -gt 0 ]; then
 	warn "failed: ${failed[*]} (consoles in build/results/)"
 	exit 1

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results as data: CSV and JSON with one record per cell (mean and
+ * stddev), and the description of the machine they share with the tables.
+ * The per-run data is raw.c's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fabench.h"
+
+FILE *open_out(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "we") : stdout;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+void close_out(FILE *f, const char *path)
+{
+	if (f == stdout ? fflush(f) : fclose(f))
+		die("writing %s: %s", path, strerror(errno));
+}
+
+void csv_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void print_meta(FILE *f, const char *prefix)
+{
+	char dflt[32] = "unknown";
+	int i;
+
+	if (mach.knob_orig >= 0)
+		snprintf(dflt, sizeof(dflt), "%lld bytes", mach.knob_orig);
+	fprintf(f, "%skernel %s %s, page size %zu, MMU %s, max order %d%s, feature %s,"
+		" system default %s (%s), repeat %d, pages ", prefix, mach.kernel, mach.arch,
+		mach.page, mach.mmu, mach.max_order, mach.max_order_guessed ? " (guessed)" : "",
+		mach.supported ? "yes" : "no", dflt, mach.knob[0] ? mach.knob : "no knob",
+		cfg.repeat);
+	for (i = 0; i < cfg.npages; i++)
+		fprintf(f, "%s%lu", i ? "," : "", cfg.pages[i]);
+	fprintf(f, ", guest %s%s\n", cfg.guest, mach.emulated ? ", emulated" : "");
+}
+
+typedef void cell_fn(void *arg, const struct params *p, int mode, int wl,
+		     const struct column *col, const struct cell *c, const struct cell *base);
+
+static void for_each_cell(cell_fn *fn, void *arg)
+{
+	struct column cols[MAX_COLS];
+	int i, m, w, k, n;
+
+	for (i = 0; i < npoints; i++)
+		for (m = 0; m < NR_MODES; m++)
+			for (w = 0; w < NR_WL; w++) {
+				const struct cell *cs = points[i].cells[m][w];
+
+				if (!block_runs(&points[i], m, w))
+					continue;
+				n = block_columns(m, w, cols);
+				for (k = 0; k < n; k++)
+					fn(arg, &points[i].p, m, w, &cols[k], &cs[k], &cs[0]);
+			}
+}
+
+/* The CSV's order field: the order, -1 for Baseline, -2 for the split
+ * (as before the other columns existed), empty for the rest. */
+static void csv_order(FILE *f, const struct column *col)
+{
+	if (col->kind == COL_ORDER)
+		fprintf(f, "%d", col->order);
+	else if (col->kind == COL_BASELINE)
+		fputs("-1", f);
+	else if (col->kind == COL_SPLIT)
+		fputs("-2", f);
+}
+
+static const char *status_name(int st)
+{
+	return st == ST_RAN ? "ok" : st == ST_SKIP ? "skip" : "error";
+}
+
+static void csv_cell(void *arg, const struct params *p, int mode, int wl,
+		     const struct column *col, const struct cell *c, const struct cell *base)
+{
+	FILE *f = arg;
+	double chg = c == base ? NAN : pct_change(c, base);
+
+	fprintf(f, "%s,%s,%s,", mode_names[mode], wl_names[wl], col->label);
+	csv_order(f, col);
+	fprintf(f, ",%s,%d,%lu,", status_name(c->status), c->runs, p->pages);
+	if (c->status == ST_RAN)
+		fprintf(f, "%.1f,%.2f,%.9f,%.2f,", c->fmean, c->fsd, c->tmean, c->tsd);
+	else
+		fprintf(f, ",,,,");
+	if (!isnan(chg))
+		fprintf(f, "%.2f", chg);
+	fputc(',', f);
+	if (c->expected >= 0)
+		fprintf(f, "%ld", c->expected);
+	fprintf(f, ",%lu,%u:%u,", p->density, p->mix.seq, p->mix.rand);
+	csv_string(f, c->note);
+	fputc('\n', f);
+}
+
+void write_csv(const char *path)
+{
+	FILE *f = open_out(path);
+
+	print_meta(f, "# ");
+	fprintf(f, "mode,workload,column,order,status,runs,pages,faults_mean,faults_stddev_pct,"
+		"time_mean_s,time_stddev_pct,time_chg_pct,faults_expected,density,mix,note\n");
+	for_each_cell(csv_cell, f);
+	close_out(f, path);
+}
+
+struct json_state {
+	FILE *f;
+	int first;
+};
+
+static void json_cell(void *arg, const struct params *p, int mode, int wl,
+		      const struct column *col, const struct cell *c, const struct cell *base)
+{
+	struct json_state *js = arg;
+	FILE *f = js->f;
+	double chg = c == base ? NAN : pct_change(c, base);
+
+	fprintf(f, "%s\n    {\"mode\": \"%s\", \"workload\": \"%s\", \"column\": ",
+		js->first ? "" : ",", mode_names[mode], wl_names[wl]);
+	json_string(f, col->label);
+	fprintf(f, ", \"order\": ");
+	if (col->kind == COL_ORDER || col->kind == COL_BASELINE || col->kind == COL_SPLIT)
+		csv_order(f, col);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"status\": \"%s\", \"runs\": %d, \"pages\": %lu, \"density\": %lu,"
+		" \"mix\": \"%u:%u\"", status_name(c->status), c->runs, p->pages, p->density,
+		p->mix.seq, p->mix.rand);
+	if (c->status == ST_RAN)
+		fprintf(f, ", \"faults_mean\": %.1f, \"faults_stddev_pct\": %.2f,"
+			" \"time_mean_s\": %.9f, \"time_stddev_pct\": %.2f",
+			c->fmean, c->fsd, c->tmean, c->tsd);
+	if (!isnan(chg))
+		fprintf(f, ", \"time_chg_pct\": %.2f", chg);
+	if (c->expected >= 0)
+		fprintf(f, ", \"faults_expected\": %ld", c->expected);
+	fprintf(f, ", \"note\": ");
+	json_string(f, c->note);
+	fputc('}', f);
+	js->first = 0;
+}
+
+void write_json(const char *path)
+{
+	struct json_state js = { .f = open_out(path), .first = 1 };
+	FILE *f = js.f;
+
+	fprintf(f, "{\n  \"kernel\": ");
+	json_string(f, mach.kernel);
+	fprintf(f, ",\n  \"machine\": ");
+	json_string(f, mach.arch);
+	fprintf(f, ",\n  \"guest\": ");
+	json_string(f, cfg.guest);
+	fprintf(f, ",\n  \"page_size\": %zu,\n  \"mmu\": ", mach.page);
+	json_string(f, mach.mmu);
+	fprintf(f, ",\n  \"max_order\": %d,\n  \"max_order_guessed\": %s,\n"
+		"  \"feature\": %s,\n  \"system_default_bytes\": %lld,\n"
+		"  \"emulated\": %s,\n  \"repeat\": %d,\n  \"results\": [",
+		mach.max_order, mach.max_order_guessed ? "true" : "false",
+		mach.supported ? "true" : "false", mach.knob_orig,
+		mach.emulated ? "true" : "false", cfg.repeat);
+	for_each_cell(json_cell, &js);
+	fprintf(f, "\n  ]\n}\n");
+	close_out(f, path);
+}

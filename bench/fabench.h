@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fabench: fault-around benchmarks.  What the parts share.
+ *
+ *   main.c       options and the top level
+ *   plan.c       what runs: sweep points, blocks (mode x workload), columns
+ *   run.c        running the cells, TAP
+ *   knobs.c      the machine: probing, the system default knob, hints,
+ *                advice, populate and the adaptive order
+ *   workloads.c  the measured workloads and their files
+ *   stats.c      mean, stddev, comparisons
+ *   table.c      the human tables and their summary lines
+ *   export.c     CSV and JSON (one line per cell)
+ *   raw.c        the per-run raw CSV, written and read back (--from-raw)
+ *   output.c     stdout, TAP, the copy of the tables
+ */
+#ifndef FABENCH_H
+#define FABENCH_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <faultaround.h>
+
+/*
+ * The adaptive order ("auto", issue 11): a value of the prctl and of the
+ * madvise order field that asks the kernel to size each mapping's window
+ * itself.  The kernel patch adding it is in progress; until the uapi header
+ * defines these, use the values that patch proposes.  A kernel that does not
+ * know them refuses them with EINVAL, and the auto cells are skipped.
+ */
+#ifndef PR_FAULTAROUND_AUTO
+#define PR_FAULTAROUND_AUTO	254
+#endif
+#ifndef MADV_FAULTAROUND_AUTO
+#define MADV_FAULTAROUND_AUTO	\
+	(MADV_FAULTAROUND | (MADV_FAULTAROUND_MASK << MADV_FAULTAROUND_SHIFT))
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22	/* Linux 5.14 */
+#endif
+
+#define EXEC_CHILD_ARG	"--exec-child"
+#define MAX_COLS	24	/* columns of one block */
+#define MAX_LIST	16	/* values of one sweep option */
+#define NOTE_LEN	160
+
+enum { WL_SEQ, WL_RAND, WL_TOUCH, WL_EXEC, WL_SMALL, WL_MIXED, NR_WL };
+extern const char *const wl_names[NR_WL];
+
+/* Tables are printed in this order: auto last, it is compared with the
+ * global and hint blocks of the same sweep point. */
+enum { MODE_GLOBAL, MODE_HINT, MODE_POPULATE, MODE_ADVICE, MODE_AUTO,
+       MODE_COST, NR_MODES };
+extern const char *const mode_names[NR_MODES];
+
+enum col_kind {
+	COL_BASELINE,		/* the system default, nothing set */
+	COL_ORDER,		/* an order: global default or hint */
+	COL_SPLIT,		/* mixed, hint: max order seq, 0 random */
+	COL_POPULATE_READ,	/* madvise(MADV_POPULATE_READ), seq mapping */
+	COL_MAP_POPULATE,	/* mmap(MAP_POPULATE), seq mapping */
+	COL_ADVICE,		/* MADV_SEQUENTIAL / MADV_RANDOM as fits */
+	COL_AUTO_PROCESS,	/* prctl(PR_SET_FAULTAROUND, AUTO) */
+	COL_AUTO_MAPPING,	/* madvise(MADV_FAULTAROUND_AUTO) */
+};
+
+struct column {
+	enum col_kind kind;
+	int order;		/* COL_ORDER; -1 otherwise */
+	char label[16];
+};
+
+/* How a mapping is read: decides which advice or split order it gets. */
+enum part { PART_SEQ, PART_RAND };
+
+enum { ST_RAN, ST_SKIP, ST_ERROR };
+
+struct cell {
+	int status;
+	char note[NOTE_LEN];
+	int runs;
+	long *faults;		/* per run: minor faults */
+	long long *nsecs;	/* per run: elapsed nanoseconds */
+	double fmean, fsd;	/* minor faults; sd of the mean, % of mean */
+	double tmean, tsd;	/* seconds */
+	long expected;		/* seq: the limit, or -1 */
+};
+
+struct mix {
+	unsigned seq, rand;
+};
+
+/* One sweep point: the workload sizes its blocks ran with. */
+struct params {
+	unsigned long pages;		/* seq, rand: pages per mapping */
+	unsigned long density;		/* rand, mixed: a lookup per DENSITY pages */
+	struct mix mix;			/* mixed: seq:rand mapping sizes */
+	unsigned long touch_pages;	/* touch: the region */
+	unsigned long files;		/* smallfiles */
+};
+
+struct point {
+	struct params p;
+	struct cell cells[NR_MODES][NR_WL][MAX_COLS];
+	int have[NR_MODES][NR_WL];	/* the block ran (or was read back) */
+};
+
+struct config {
+	int modes[NR_MODES];
+	int wl[NR_WL];
+	int repeat;
+	unsigned long pages[MAX_LIST];
+	int npages;
+	unsigned long size;		/* --size: bytes, sets pages */
+	unsigned long density[MAX_LIST];
+	int ndensity;
+	struct mix mix[MAX_LIST];
+	int nmix;
+	unsigned long touch_pages;	/* 0: twice pages */
+	unsigned long files;		/* 0: pages / 8, at least 8 */
+	unsigned long execs;
+	unsigned long child_pages;
+	int orders[MAX_COLS];
+	int norders;			/* 0: the default list */
+	int all_orders;			/* --orders all: 0..max */
+	const char *guest;
+	const char *dir;
+	const char *csv, *json, *raw, *tables, *from_raw;
+	int tap;
+	int allow_knobs;
+};
+
+/* What the tables say about the machine; probed, or read from raw data. */
+struct machine {
+	char kernel[65], arch[65];
+	size_t page;
+	char mmu[32];
+	int max_order, max_order_guessed;
+	int supported;			/* the kernel has fault-around hints */
+	long long knob_orig;		/* system default in bytes, -1 unknown */
+	char knob[PATH_MAX];		/* its file, "" when none */
+	int baseline_order;		/* from knob_orig, -1 unknown */
+	int knobs_allowed;
+	int emulated;
+};
+
+extern struct config cfg;
+extern struct machine mach;
+extern struct point *points;
+extern int npoints;
+
+/* output.c */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void tap_plan(int n);
+void tap_result(int ok, const char *name, const char *directive);
+int tap_failures(void);
+const char *tables_text(size_t *len);
+
+/* main.c: option lists, shared with raw.c's reading */
+void parse_names(const char *opt, const char *s, const char *const *names, int n,
+		 int *flags);
+void parse_orders(const char *s);
+int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max);
+
+/* plan.c */
+void plan_points(void);
+int block_runs(const struct point *pt, int mode, int wl);
+int block_columns(int mode, int wl, struct column *cols);
+int block_column_index(int mode, int wl, enum col_kind kind);
+int mode_has_limit(int mode);
+int wl_is_mapped(int wl);
+unsigned long mixed_seq_pages(const struct params *p);
+unsigned long mixed_rand_pages(const struct params *p);
+unsigned long lookups(unsigned long pages, unsigned long density);
+void params_derive(struct params *p);
+long cell_expected(const struct params *p, int mode, int wl, const struct column *col);
+int parse_mix(const char *s, struct mix *m);
+int ilog2ull(unsigned long long v);
+struct point *point_find(const struct params *p);
+struct point *point_new(void);
+void points_free(void);
+
+/* knobs.c */
+void probe_machine(void);
+void machine_derive(void);
+void probe_features(int datafd);
+int write_knob(long long bytes);
+void restore_knob(void);
+int knob_dirty(void);
+const char *skip_reason(int mode, int wl, const struct column *col);
+int setting_map_flags(int mode, const struct column *col, enum part part);
+int setting_mapping(int mode, int wl, const struct column *col, void *addr,
+		    size_t len, enum part part);
+int setting_process(int mode, int wl, const struct column *col);
+int setting_process_end(int mode, int wl, const struct column *col);
+void settings_reset(void);
+
+/* workloads.c */
+struct sample {
+	long faults;
+	long long nsecs;
+};
+void setup_files(void);
+void remove_files(void);
+int data_fd(void);
+int run_workload(int wl, const struct params *p, int mode,
+		 const struct column *col, struct sample *smp);
+int exec_child(const char *file, const char *npages);
+const char *self_exe(void);
+
+/* stats.c */
+void stats(const double *v, int n, double *mean, double *sd_pct);
+void cell_alloc(struct cell *c, int repeat);
+void cell_free(struct cell *c);
+void cell_finish(struct cell *c);
+double pct_change(const struct cell *c, const struct cell *base);
+int fastest(const struct cell *cs, const struct column *cols, int n,
+	    enum col_kind kind);
+
+/* run.c */
+void run_point(struct point *pt);
+int count_tests(void);
+void check_raw_roundtrip(const char *exe);
+
+/* table.c */
+void print_intro(void);
+void print_point(const struct point *pt);
+void print_mode(const struct point *pt, int mode);
+void print_block(const struct point *pt, int mode, int wl);
+int limit_check(const struct point *pt, int mode, char *msg, size_t size);
+int mode_in_point(const struct point *pt, int mode);
+void print_all(void);
+
+/* export.c */
+void write_csv(const char *path);
+void write_json(const char *path);
+FILE *open_out(const char *path);
+void close_out(FILE *f, const char *path);
+void csv_string(FILE *f, const char *s);
+void print_meta(FILE *f, const char *prefix);
+
+/* raw.c */
+void raw_open(const char *path);
+void raw_cell(const struct params *p, int mode, int wl, const struct column *col,
+	      const struct cell *c);
+void raw_close(void);
+void raw_read(const char *path);
+
+#endif /* FABENCH_H */

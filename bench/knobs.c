@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine and what fabench sets on it: probing (page size, MMU, qemu,
+ * the feature, the maximum order), the system default knob (sysfs
+ * default_bytes, or debugfs fault_around_bytes on stock kernels), and the
+ * per-mapping and per-process settings of each column: hints, the adaptive
+ * order, madvise advice and populating.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "fabench.h"
+
+#define SYSFS_DIR		"/sys/kernel/mm/faultaround"
+#define SYSFS_DEFAULT_BYTES	SYSFS_DIR "/default_bytes"
+#define SYSFS_MAX_ORDER		SYSFS_DIR "/max_order"
+#define DEBUGFS_BYTES		"/sys/kernel/debug/fault_around_bytes"
+
+struct machine mach = { .knob_orig = -1, .baseline_order = -1, .mmu = "n/a" };
+
+static int dirty;	/* we wrote the knob and have not restored it */
+
+/* Why a feature cannot be measured here, "" when it can (probe_features). */
+static char no_populate_read[NOTE_LEN];
+static char no_auto_process[NOTE_LEN] = "not probed";
+static char no_auto_mapping[NOTE_LEN] = "not probed";
+
+static int read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static long long read_knob(void)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (!mach.knob[0] || read_small_file(mach.knob, buf, sizeof(buf)) < 0)
+		return -1;
+	errno = 0;
+	v = strtoll(buf, &end, 0);
+	if (errno || end == buf)
+		return -1;
+	return v;
+}
+
+int write_knob(long long bytes)
+{
+	char buf[32];
+	int fd, len, ret = 0;
+
+	fd = open(mach.knob, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%lld\n", bytes);
+	if (write(fd, buf, (size_t)len) != len)
+		ret = -1;
+	if (close(fd) < 0 && !ret)
+		ret = -1;
+	if (!ret)
+		dirty = bytes != mach.knob_orig;
+	return ret;
+}
+
+/* Also called, best effort, from the signal handler. */
+void restore_knob(void)
+{
+	if (dirty && mach.knob_orig >= 0 && write_knob(mach.knob_orig) == 0)
+		dirty = 0;
+}
+
+int knob_dirty(void)
+{
+	return dirty;
+}
+
+static int cmdline_has(const char *word)
+{
+	char buf[4096], *tok, *save = NULL;
+
+	if (read_small_file("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return 0;
+	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
+		if (!strcmp(tok, word))
+			return 1;
+	return 0;
+}
+
+static void probe_cpu(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	const char *env = getenv("FA_EMULATED");
+
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "MMU", 3) && strchr(line, ':')) {
+				char *v = strchr(line, ':') + 1;
+
+				v += strspn(v, " \t");
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(mach.mmu, sizeof(mach.mmu), "%s", v);
+			}
+			if (strstr(line, "emulated by qemu") || strstr(line, "QEMU TCG"))
+				mach.emulated = 1;
+		}
+		fclose(f);
+	}
+	if (env && *env && strcmp(env, "0"))
+		mach.emulated = 1;
+}
+
+void probe_machine(void)
+{
+	const char *env = getenv("FABENCH_KNOB");
+	struct utsname u;
+	char buf[64];
+
+	mach.page = (size_t)sysconf(_SC_PAGESIZE);
+	if (uname(&u) == 0) {
+		snprintf(mach.kernel, sizeof(mach.kernel), "%s", u.release);
+		snprintf(mach.arch, sizeof(mach.arch), "%s", u.machine);
+	}
+	probe_cpu();
+	mach.supported = faultaround_supported();
+	if (mach.supported) {
+		mach.max_order = faultaround_max_order();
+	} else if (read_small_file(SYSFS_MAX_ORDER, buf, sizeof(buf)) == 0) {
+		mach.max_order = atoi(buf);
+	} else {
+		/* Stock kernel: one page table of PTEs, as fault_around_bytes
+		 * allows (64K pages: radix 32 PTEs, hash 256). */
+		mach.max_order_guessed = 1;
+		if (mach.page == 65536)
+			mach.max_order = strstr(mach.mmu, "Hash") ? 8 : 5;
+		else
+			mach.max_order = ilog2ull(mach.page / 8);
+	}
+
+	/* FABENCH_KNOB: a stand-in file, to test the global-mode code paths. */
+	if (env && *env)
+		snprintf(mach.knob, sizeof(mach.knob), "%s", env);
+	else if (access(SYSFS_DEFAULT_BYTES, F_OK) == 0)
+		snprintf(mach.knob, sizeof(mach.knob), "%s", SYSFS_DEFAULT_BYTES);
+	else if (access(DEBUGFS_BYTES, F_OK) == 0)
+		snprintf(mach.knob, sizeof(mach.knob), "%s", DEBUGFS_BYTES);
+	mach.knob_orig = read_knob();
+	machine_derive();
+	mach.knobs_allowed = geteuid() == 0 &&
+			     (cfg.allow_knobs || cmdline_has("faultaround.test"));
+}
+
+/* What follows from the probed (or read back) facts. */
+void machine_derive(void)
+{
+	mach.baseline_order = -1;
+	if (mach.knob_orig >= 0 && mach.page)
+		mach.baseline_order = mach.knob_orig < (long long)mach.page ? 0 :
+			ilog2ull((unsigned long long)mach.knob_orig / mach.page);
+}
+
+static int prctl_auto(int on)
+{
+	return prctl(PR_SET_FAULTAROUND, on ? PR_FAULTAROUND_AUTO : PR_FAULTAROUND_UNSET,
+		     0, 0, 0);
+}
+
+/* What the kernel accepts, tried once on a page of the data file. */
+void probe_features(int datafd)
+{
+	void *p = mmap(NULL, mach.page, PROT_READ, MAP_PRIVATE, datafd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap of the data file: %s", strerror(errno));
+	if (madvise(p, mach.page, MADV_POPULATE_READ) < 0)
+		snprintf(no_populate_read, sizeof(no_populate_read),
+			 "MADV_POPULATE_READ refused (%s); it needs Linux 5.14",
+			 strerror(errno));
+	if (!mach.supported) {
+		snprintf(no_auto_process, sizeof(no_auto_process), "no kernel support");
+		snprintf(no_auto_mapping, sizeof(no_auto_mapping), "no kernel support");
+	} else {
+		no_auto_process[0] = no_auto_mapping[0] = '\0';
+		if (prctl_auto(1) < 0)
+			snprintf(no_auto_process, sizeof(no_auto_process),
+				 "kernel refuses PR_FAULTAROUND_AUTO (%s): no adaptive order",
+				 strerror(errno));
+		else
+			prctl_auto(0);
+		if (madvise(p, mach.page, MADV_FAULTAROUND_AUTO) < 0)
+			snprintf(no_auto_mapping, sizeof(no_auto_mapping),
+				 "kernel refuses MADV_FAULTAROUND_AUTO (%s): no adaptive order",
+				 strerror(errno));
+	}
+	munmap(p, mach.page);
+}
+
+const char *skip_reason(int mode, int wl, const struct column *col)
+{
+	switch (col->kind) {
+	case COL_BASELINE:
+	case COL_MAP_POPULATE:
+	case COL_ADVICE:
+		return NULL;
+	case COL_ORDER:
+	case COL_SPLIT:
+		if (mode == MODE_HINT)
+			return mach.supported ? NULL : "no kernel support";
+		if (!mach.knob[0])
+			return "no fault-around knob (no sysfs default_bytes, debugfs not mounted)";
+		if (mach.knob_orig < 0)
+			return "fault-around knob not readable";
+		if (!mach.knobs_allowed)
+			return "system default left alone (not root in a faultaround.test guest; see --allow-knobs)";
+		return NULL;
+	case COL_POPULATE_READ:
+		return no_populate_read[0] ? no_populate_read : NULL;
+	case COL_AUTO_PROCESS:
+		return no_auto_process[0] ? no_auto_process : NULL;
+	case COL_AUTO_MAPPING:
+		if (wl == WL_EXEC)
+			return "exec: the children make the mappings (see the auto column)";
+		return no_auto_mapping[0] ? no_auto_mapping : NULL;
+	}
+	return NULL;
+}
+
+/* exec and smallfiles get an order as the process default, which the
+ * exec'd children inherit; the others as a hint on their own mappings. */
+static int hint_per_process(int mode, int wl)
+{
+	return mode == MODE_HINT && (wl == WL_EXEC || wl == WL_SMALL);
+}
+
+/* Extra mmap() flags of a mapping read as @part. */
+int setting_map_flags(int mode, const struct column *col, enum part part)
+{
+	(void)mode;
+	return col->kind == COL_MAP_POPULATE && part == PART_SEQ ? MAP_POPULATE : 0;
+}
+
+/* What the column does to one mapping read as @part, right after mmap(). */
+int setting_mapping(int mode, int wl, const struct column *col, void *addr,
+		    size_t len, enum part part)
+{
+	switch (col->kind) {
+	case COL_ORDER:
+		if (mode != MODE_HINT || hint_per_process(mode, wl))
+			return 0;
+		return faultaround_set(addr, len, col->order);
+	case COL_SPLIT:
+		return faultaround_set(addr, len, part == PART_SEQ ? mach.max_order : 0);
+	case COL_POPULATE_READ:
+		return part == PART_SEQ ? madvise(addr, len, MADV_POPULATE_READ) : 0;
+	case COL_ADVICE:
+		return madvise(addr, len, part == PART_SEQ ? MADV_SEQUENTIAL : MADV_RANDOM);
+	case COL_AUTO_MAPPING:
+		return madvise(addr, len, MADV_FAULTAROUND_AUTO);
+	default:
+		return 0;
+	}
+}
+
+/* The process default of the column, set before a run, removed after. */
+int setting_process(int mode, int wl, const struct column *col)
+{
+	if (col->kind == COL_AUTO_PROCESS)
+		return prctl_auto(1);
+	if (col->kind == COL_ORDER && hint_per_process(mode, wl))
+		return faultaround_set_default(col->order);
+	return 0;
+}
+
+int setting_process_end(int mode, int wl, const struct column *col)
+{
+	if (col->kind == COL_AUTO_PROCESS ||
+	    (col->kind == COL_ORDER && hint_per_process(mode, wl)))
+		return faultaround_set_default(FAULTAROUND_UNSET);
+	return 0;
+}
+
+/* No process default: one inherited from our parent would skew Baseline. */
+void settings_reset(void)
+{
+	if (mach.supported && faultaround_get_default() != FAULTAROUND_UNSET)
+		faultaround_set_default(FAULTAROUND_UNSET);
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fabench: fault-around benchmarks (see docs/benchmarks.md).
+ *
+ * Measures minor faults and elapsed time of small file-mapping workloads
+ * for the system default ("Baseline") and, per mode, for fault-around
+ * orders set system-wide (global) or per mapping / process (hint), for what
+ * users can do on any kernel (populate, advice), and for the adaptive order
+ * (auto); cost runs Baseline only, to compare stock and patched kernels.
+ * Each cell is repeated --repeat times and reported as the mean and the
+ * standard deviation of the mean in percent of the mean, the way
+ * "perf stat --repeat" reports it.  Lists of --pages, --density and --mix
+ * sweep.  The parts: see fabench.h.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabench.h"
+
+struct config cfg = {
+	.repeat = 5,
+	.execs = 50,
+	.child_pages = 16,
+	.guest = "host",
+};
+
+static void usage(int rc)
+{
+	printf("usage: fabench [options]\n"
+	       "  --mode LIST        global,hint,populate,advice,auto (default: all of these),\n"
+	       "                     or cost alone\n"
+	       "  --workloads LIST   seq,rand,touch,exec,smallfiles,mixed (default: all;\n"
+	       "                     cost mode: seq,touch,exec)\n"
+	       "  --repeat N         runs per cell (default 5)\n"
+	       "  --pages LIST       pages per mapping (default 4096)\n"
+	       "  --size BYTES       one mapping size in bytes (K, M, G suffixes)\n"
+	       "  --density LIST     rand, mixed: one lookup per N pages (default 16)\n"
+	       "  --mix LIST         mixed: seq:rand sizes of its two mappings, which\n"
+	       "                     share 2 x pages (default 1:1)\n"
+	       "  --touch-pages N    touch: pages of its region (default 2 x pages)\n"
+	       "  --files N          smallfiles: number of files (default pages / 8, >= 8)\n"
+	       "  --execs N          exec: processes per run (default 50)\n"
+	       "  --child-pages N    exec: pages each child touches (default 16)\n"
+	       "  --orders LIST|all  order columns (default 0,1,3,4,5,8,max; all: 0..max)\n"
+	       "  --guest NAME       the name in the auto summary lines (default host)\n"
+	       "  --dir DIR          where the files go (default $TMPDIR or /tmp)\n"
+	       "  --csv FILE, --json FILE   one record per cell (- for stdout)\n"
+	       "  --raw FILE         every run, one CSV line each\n"
+	       "  --from-raw FILE    print the tables of raw data again (with --csv,\n"
+	       "                     --json, --tables); runs nothing\n"
+	       "  --tables FILE      also write the tables there\n"
+	       "  --tap              TAP on stdout, tables as diagnostics; with --raw, a\n"
+	       "                     last test checks that --from-raw prints the same tables\n"
+	       "  --allow-knobs      as root, change the system default outside a\n"
+	       "                     faultaround.test guest (global mode)\n"
+	       "  --print-page-size  print the page size and exit\n"
+	       "LISTs are comma-separated; several values of --pages, --density or --mix\n"
+	       "run every combination, each workload only for the values it depends on.\n");
+	exit(rc);
+}
+
+static unsigned long parse_ul(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		die("%s: bad number '%s'", opt, s);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end)
+		die("%s: bad number '%s'", opt, s);
+	return (unsigned long)v;
+}
+
+int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max)
+{
+	char buf[512], *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			die("%s: at most %d values", opt, max);
+		v[n++] = parse_ul(opt, tok);
+	}
+	if (!n)
+		die("%s: empty list", opt);
+	return n;
+}
+
+void parse_names(const char *opt, const char *s, const char *const *names, int n,
+		 int *flags)
+{
+	char buf[256], *tok, *save = NULL;
+	int i, modes = names == mode_names;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(flags, 0, sizeof(int) * (size_t)n);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			for (i = 0; i < n; i++)
+				flags[i] = !modes || i != MODE_COST;
+			continue;
+		}
+		if (modes && !strcmp(tok, "both")) {	/* the seed's two modes */
+			flags[MODE_GLOBAL] = flags[MODE_HINT] = 1;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(tok, names[i]))
+				break;
+		if (i == n)
+			die("%s: unknown '%s'", opt, tok);
+		flags[i] = 1;
+	}
+}
+
+void parse_orders(const char *s)
+{
+	unsigned long v[MAX_COLS - 2];
+	int i;
+
+	cfg.all_orders = !strcmp(s, "all");
+	cfg.norders = 0;
+	if (cfg.all_orders || !strcmp(s, "default"))
+		return;
+	cfg.norders = parse_ul_list("--orders", s, v, MAX_COLS - 2);
+	for (i = 0; i < cfg.norders; i++) {
+		if (v[i] > FAULTAROUND_ORDER_LIMIT)
+			die("--orders: %lu is not an order", v[i]);
+		cfg.orders[i] = (int)v[i];
+	}
+}
+
+static void parse_args(int argc, char **argv)
+{
+	const char *wls = NULL, *modes = "all";
+	int i, w;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			usage(0);
+		else if (!strcmp(a, "--tap"))
+			cfg.tap = 1, takes = 0;
+		else if (!strcmp(a, "--allow-knobs"))
+			cfg.allow_knobs = 1, takes = 0;
+		else if (!strcmp(a, "--print-page-size"))
+			exit(printf("%ld\n", sysconf(_SC_PAGESIZE)) < 0);
+		else if (!v)
+			usage(2);
+		else if (!strcmp(a, "--mode"))
+			modes = v;
+		else if (!strcmp(a, "--workloads"))
+			wls = v;
+		else if (!strcmp(a, "--repeat"))
+			cfg.repeat = (int)parse_ul(a, v);
+		else if (!strcmp(a, "--pages"))
+			cfg.npages = parse_ul_list(a, v, cfg.pages, MAX_LIST);
+		else if (!strcmp(a, "--size"))
+			cfg.size = parse_ul(a, v);
+		else if (!strcmp(a, "--density"))
+			cfg.ndensity = parse_ul_list(a, v, cfg.density, MAX_LIST);
+		else if (!strcmp(a, "--mix")) {
+			char buf[512], *tok, *save = NULL;
+
+			snprintf(buf, sizeof(buf), "%s", v);
+			for (cfg.nmix = 0, tok = strtok_r(buf, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (cfg.nmix == MAX_LIST || parse_mix(tok, &cfg.mix[cfg.nmix++]) < 0)
+					die("--mix: '%s' is not SEQ:RAND (1 to 1000 each; at most %d)",
+					    tok, MAX_LIST);
+			}
+		} else if (!strcmp(a, "--touch-pages"))
+			cfg.touch_pages = parse_ul(a, v);
+		else if (!strcmp(a, "--files"))
+			cfg.files = parse_ul(a, v);
+		else if (!strcmp(a, "--execs"))
+			cfg.execs = parse_ul(a, v);
+		else if (!strcmp(a, "--child-pages"))
+			cfg.child_pages = parse_ul(a, v);
+		else if (!strcmp(a, "--orders"))
+			parse_orders(v);
+		else if (!strcmp(a, "--guest"))
+			cfg.guest = v;
+		else if (!strcmp(a, "--dir"))
+			cfg.dir = v;
+		else if (!strcmp(a, "--csv"))
+			cfg.csv = v;
+		else if (!strcmp(a, "--json"))
+			cfg.json = v;
+		else if (!strcmp(a, "--raw"))
+			cfg.raw = v;
+		else if (!strcmp(a, "--from-raw"))
+			cfg.from_raw = v;
+		else if (!strcmp(a, "--tables"))
+			cfg.tables = v;
+		else
+			usage(2);
+		i += takes;
+	}
+	parse_names("--mode", modes, mode_names, NR_MODES, cfg.modes);
+	if (cfg.modes[MODE_COST]) {
+		for (i = 0; i < NR_MODES; i++)
+			if (i != MODE_COST && cfg.modes[i])
+				die("--mode cost runs alone");
+	}
+	if (wls)
+		parse_names("--workloads", wls, wl_names, NR_WL, cfg.wl);
+	else
+		for (w = 0; w < NR_WL; w++)
+			cfg.wl[w] = !cfg.modes[MODE_COST] || w == WL_SEQ ||
+				    w == WL_TOUCH || w == WL_EXEC;
+	if (cfg.repeat < 1 || cfg.repeat > 100000)
+		die("--repeat must be 1 to 100000");
+	if (!cfg.npages)
+		cfg.pages[cfg.npages++] = 4096;
+	if (!cfg.ndensity)
+		cfg.density[cfg.ndensity++] = 16;
+	for (i = 0; i < cfg.ndensity; i++)
+		if (!cfg.density[i])
+			die("--density must be at least 1");
+	if (!cfg.nmix)
+		cfg.mix[cfg.nmix++] = (struct mix){ 1, 1 };
+	if (cfg.execs < 1 || cfg.child_pages < 1)
+		die("--execs and --child-pages must be at least 1");
+	if (!cfg.dir) {
+		cfg.dir = getenv("TMPDIR");
+		if (!cfg.dir || !*cfg.dir)
+			cfg.dir = "/tmp";
+	}
+}
+
+static void cleanup(void)
+{
+	restore_knob();
+	settings_reset();
+	remove_files();
+}
+
+static void on_signal(int sig)
+{
+	/* Best effort: put the system default back, then die of the signal. */
+	restore_knob();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* --tables, --csv, --json: of a run or of raw data read back. */
+static void write_outputs(void)
+{
+	size_t len;
+	const char *text = tables_text(&len);
+	FILE *f;
+
+	if (cfg.tables) {
+		f = open_out(cfg.tables);
+		fwrite(text, 1, len, f);
+		close_out(f, cfg.tables);
+	}
+	if (cfg.csv)
+		write_csv(cfg.csv);
+	if (cfg.json)
+		write_json(cfg.json);
+}
+
+static int any_error(void)
+{
+	int i, m, w, k;
+
+	for (i = 0; i < npoints; i++)
+		for (m = 0; m < NR_MODES; m++)
+			for (w = 0; w < NR_WL; w++)
+				for (k = 0; k < MAX_COLS; k++)
+					if (points[i].have[m][w] &&
+					    points[i].cells[m][w][k].status == ST_ERROR)
+						return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i, rc;
+
+	if (argc == 4 && !strcmp(argv[1], EXEC_CHILD_ARG))
+		return exec_child(argv[2], argv[3]);
+	parse_args(argc, argv);
+	if (cfg.from_raw) {
+		raw_read(cfg.from_raw);
+		print_all();
+		write_outputs();
+		points_free();
+		return 0;
+	}
+
+	probe_machine();
+	if (cfg.size) {
+		cfg.npages = 1;
+		cfg.pages[0] = (cfg.size + mach.page - 1) / mach.page;
+	}
+	plan_points();
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	settings_reset();
+
+	tap_plan(count_tests());
+	print_intro();
+	setup_files();
+	probe_features(data_fd());
+	if (cfg.raw)
+		raw_open(cfg.raw);
+	for (i = 0; i < npoints; i++)
+		run_point(&points[i]);
+	restore_knob();
+	if (knob_dirty())
+		fprintf(stderr, "fabench: WARNING: could not restore %s to %lld\n",
+			mach.knob, mach.knob_orig);
+	raw_close();
+	write_outputs();
+	if (cfg.raw && cfg.tap)
+		check_raw_roundtrip(self_exe());
+	rc = any_error() || tap_failures();
+	points_free();
+	return rc;
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running the planned cells: for each sweep point, mode and workload, one
+ * unmeasured warm-up run, then every column --repeat times, with the
+ * system default set around global cells.  Each cell becomes a TAP test,
+ * its runs raw data, and each block its table as soon as it is done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fabench.h"
+
+static const char *col_tap_name(const struct column *col, char *buf, size_t size)
+{
+	switch (col->kind) {
+	case COL_BASELINE:	return "baseline";
+	case COL_ORDER:		snprintf(buf, size, "order-%d", col->order); return buf;
+	case COL_SPLIT:		snprintf(buf, size, "split-%d/0", mach.max_order); return buf;
+	case COL_POPULATE_READ:	return "populate-read";
+	case COL_MAP_POPULATE:	return "map-populate";
+	case COL_ADVICE:	return "advice";
+	case COL_AUTO_PROCESS:	return "auto";
+	case COL_AUTO_MAPPING:	return "madv-auto";
+	}
+	return "?";
+}
+
+static void tap_name(char *buf, size_t size, const struct point *pt, int mode, int wl,
+		     const char *what)
+{
+	int n = snprintf(buf, size, "%s %s %s", wl_names[wl], mode_names[mode], what);
+
+	if (npoints > 1 && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " [pages %lu, density %lu, mix %u:%u]",
+			 pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand);
+}
+
+static void run_cell(struct point *pt, int mode, int wl, int k, const struct column *col)
+{
+	struct cell *c = &pt->cells[mode][wl][k];
+	const char *why = skip_reason(mode, wl, col);
+	int knob = mode == MODE_GLOBAL && col->kind == COL_ORDER;
+	char name[160], cb[32], dir[NOTE_LEN + 8];
+	struct sample smp;
+	int r;
+
+	cell_alloc(c, cfg.repeat);
+	c->expected = cell_expected(&pt->p, mode, wl, col);
+	if (why) {
+		c->status = ST_SKIP;
+		snprintf(c->note, sizeof(c->note), "%s", why);
+	} else if (knob && write_knob((long long)mach.page << col->order) < 0) {
+		c->status = ST_SKIP;
+		snprintf(c->note, sizeof(c->note), "%.80s refused %zu bytes: %.40s",
+			 mach.knob, mach.page << col->order, strerror(errno));
+	} else {
+		for (r = 0; r < cfg.repeat; r++) {
+			if (run_workload(wl, &pt->p, mode, col, &smp) < 0) {
+				c->status = ST_ERROR;
+				snprintf(c->note, sizeof(c->note), "run %d failed: %s", r + 1,
+					 strerror(errno));
+				break;
+			}
+			c->faults[r] = smp.faults;
+			c->nsecs[r] = smp.nsecs;
+			c->runs++;
+		}
+		if (knob)
+			restore_knob();
+		cell_finish(c);
+	}
+	raw_cell(&pt->p, mode, wl, col, c);
+
+	tap_name(name, sizeof(name), pt, mode, wl, col_tap_name(col, cb, sizeof(cb)));
+	if (c->status == ST_SKIP) {
+		snprintf(dir, sizeof(dir), "SKIP %s", c->note);
+		tap_result(1, name, dir);
+	} else {
+		tap_result(c->status == ST_RAN, name, NULL);
+	}
+}
+
+void run_point(struct point *pt)
+{
+	const struct column baseline = { .kind = COL_BASELINE, .order = -1 };
+	struct column cols[MAX_COLS];
+	char name[160], msg[2048];
+	struct sample smp;
+	int m, w, k, n, r;
+
+	print_point(pt);
+	for (m = 0; m < NR_MODES; m++) {
+		if (!mode_in_point(pt, m))
+			continue;
+		print_mode(pt, m);
+		for (w = 0; w < NR_WL; w++) {
+			if (!block_runs(pt, m, w))
+				continue;
+			/* One unmeasured run to warm caches and the binary. */
+			run_workload(w, &pt->p, m, &baseline, &smp);
+			n = block_columns(m, w, cols);
+			for (k = 0; k < n; k++)
+				run_cell(pt, m, w, k, &cols[k]);
+			print_block(pt, m, w);
+			if (w == WL_SEQ && mode_has_limit(m)) {
+				r = limit_check(pt, m, msg, sizeof(msg));
+				snprintf(msg, sizeof(msg), "%s", "limit");
+				tap_name(name, sizeof(name), pt, m, w, msg);
+				tap_result(r != 0, name,
+					   r < 0 ? "SKIP no column with a known order ran" : NULL);
+			}
+		}
+	}
+}
+
+/* The number of TAP tests the run will print. */
+int count_tests(void)
+{
+	struct column cols[MAX_COLS];
+	int i, m, w, n = 0;
+
+	for (i = 0; i < npoints; i++)
+		for (m = 0; m < NR_MODES; m++)
+			for (w = 0; w < NR_WL; w++) {
+				if (!block_runs(&points[i], m, w))
+					continue;
+				n += block_columns(m, w, cols);
+				n += w == WL_SEQ && mode_has_limit(m);
+			}
+	return n + (cfg.raw && cfg.tap);
+}
+
+/* The tables printed so far must come back, byte for byte, from the raw
+ * file through "fabench --from-raw": the data is complete. */
+void check_raw_roundtrip(const char *exe)
+{
+	const char *name = "tables regenerate from the raw data (--from-raw)";
+	size_t want_len, len = 0, cap = 0;
+	const char *want = tables_text(&want_len);
+	char *got = NULL;
+	int fds[2], st = -1, ok;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0)
+		die("check_raw_roundtrip: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		execl(exe, exe, "--from-raw", cfg.raw, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *g = realloc(got, cap = len + 65536);
+
+			if (!g)
+				die("out of memory");
+			got = g;
+		}
+		n = read(fds[0], got + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	ok = waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st) &&
+	     len == want_len && !memcmp(got, want, len);
+	tap_result(ok, name, NULL);
+	if (!ok) {
+		size_t i = 0, line = 1;
+
+		while (i < len && i < want_len && got[i] == want[i])
+			line += got[i++] == '\n';
+		printf("# --from-raw %s differs from the run's tables at line %zu"
+		       " (%zu vs %zu bytes, exit status %d)\n", cfg.raw, line, len, want_len, st);
+	}
+	free(got);
+}
