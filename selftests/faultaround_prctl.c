@@ -216,6 +216,35 @@ TEST_F(prctl, execve_keeps_the_default_and_drops_vma_hints)
 	munmap(p, 4 * fa_page_size);
 }
 
+/*
+ * The launcher hands any order to the kernel, which clamps it: "faultaround
+ * -o 8 -- cmd" must work on radix (maximum 5) as on hash and x86-64.  Needs
+ * faultaround(1) in PATH, as in the guests; SKIP elsewhere.
+ */
+TEST_F(prctl, launcher_order_8_works_on_every_mmu)
+{
+	char self_path[4096], *argv[] = { "faultaround", "-o", "8", "--",
+					  self_path, "--exec-child", NULL };
+	int want = self->max_order < 8 ? self->max_order : 8, status;
+	ssize_t n;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_GT(n, 0);
+	self_path[n] = '\0';
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 127)
+		SKIP(return, "no faultaround(1) in PATH");
+	EXPECT_EQ(WEXITSTATUS(status), want);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
