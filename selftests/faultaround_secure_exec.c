@@ -23,6 +23,8 @@
 
 #define NOBODY		65534
 #define CHILD_ORDER	3
+/* An exit status no PR_GET_FAULTAROUND value can be (it is reserved). */
+#define CHILD_FAILED	PR_FAULTAROUND_RESERVED
 
 /* Copy this program to a root-owned file in @dir with @mode; its path. */
 static char *copy_self(const char *dir, mode_t mode)
@@ -61,18 +63,19 @@ static int default_after_exec_as_nobody(struct __test_metadata *_metadata,
 	pid = fork();
 	if (!pid) {
 		if (prctl(PR_SET_FAULTAROUND, CHILD_ORDER, 0, 0, 0))
-			_exit(200);
-		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
-			_exit(201);
-		execl(path, path, "--report", (char *)NULL);
-		_exit(202);
+			perror("PR_SET_FAULTAROUND");
+		else if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			perror("dropping to nobody");
+		else if (execl(path, path, "--report", (char *)NULL))
+			perror("execl");
+		_exit(CHILD_FAILED);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
 		TH_LOG("child did not exit normally");
 		return -1;
 	}
-	if (WEXITSTATUS(status) >= 200) {
-		TH_LOG("child failed before reporting: %d", WEXITSTATUS(status));
+	if (WEXITSTATUS(status) == CHILD_FAILED) {
+		TH_LOG("child failed before reporting (see its message)");
 		return -1;
 	}
 	return WEXITSTATUS(status);
@@ -127,11 +130,13 @@ TEST_F(secure_exec, plain_exec_keeps_the_default)
 
 int main(int argc, char **argv)
 {
-	/* The default after execve, 0-253 or PR_FAULTAROUND_UNSET; 199 on error. */
+	/* The default after execve, 0-253 or PR_FAULTAROUND_UNSET. */
 	if (argc > 1 && !strcmp(argv[1], "--report")) {
 		int order = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0);
 
-		return order < 0 ? 199 : order;
+		if (order < 0)
+			perror("PR_GET_FAULTAROUND");
+		return order < 0 ? CHILD_FAILED : order;
 	}
 	return test_harness_run(argc, argv);
 }
