@@ -66,7 +66,7 @@ checkpatch() {
 		case $p in */0000-*) continue ;; esac
 		n=$((n + 1))
 		if out=$(cd "$BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q \
-				--ignore FILE_PATH_CHANGES "$p" 2>&1); then
+				"$p" 2>&1); then
 			echo "ok $n checkpatch $(basename "$p")"
 			p_ok=$((p_ok + 1))
 		else

@@ -10,8 +10,9 @@
 #     declaration names a patch that uses what a later one declares);
 #   - with --link, also link vmlinux (one incremental kernel build per
 #     patch, several of them full because patches touch linux/mm.h).
-# After the last patch it also compiles the touched files with the feature
-# off (FAULT_AROUND_HINTS=n) and with tracing off (FTRACE=n).
+# After the last patch it compiles the touched files with W=1 in every
+# combination of FAULT_AROUND_HINTS, DEBUG_FS, SYSFS and FTRACE, against the
+# unpatched tree in the same configuration.
 # Prints TAP; not part of make check: run it before sending the series.
 set -uo pipefail
 
@@ -53,7 +54,11 @@ for arch in "${archs[@]}"; do
 	objs_of() {
 		local f o=()
 		for f in "${files[@]}"; do
-			[ -f "$tree/$f" ] && o+=("${f%.c}.o")
+			[ -f "$tree/$f" ] || continue
+			# built only with the feature and KUnit
+			[ "$f" = mm/fault_around_kunit.c ] &&
+				! grep -q '^CONFIG_FAULT_AROUND_KUNIT_TEST=y' "$out/.config" && continue
+			o+=("${f%.c}.o")
 		done
 		echo "${o[@]}"
 	}
@@ -90,18 +95,50 @@ for arch in "${archs[@]}"; do
 		fi
 	done
 
-	for off in FAULT_AROUND_HINTS FTRACE; do
-		cp "$BUILD/kernel/$arch/.config" "$out/.config"
-		sed -i "s/^CONFIG_$off=y/# CONFIG_$off is not set/" "$out/.config"
-		kmake olddefconfig >/dev/null 2>&1
-		kmake -j"$(nproc)" prepare >/dev/null 2>&1
+	# Every combination of the feature and the interfaces it hooks into:
+	# no W=1 warning in the touched files that the unpatched tree does not
+	# have with the same configuration.  SYSFS=n needs EXPERT.
+	for combo in $(seq 0 15); do
+		want=() desc=""
+		for bit in 0 1 2 3; do
+			opt=$(echo FAULT_AROUND_HINTS DEBUG_FS SYSFS FTRACE | cut -d' ' -f$((bit + 1)))
+			if [ $(((combo >> bit) & 1)) = 1 ]; then
+				want+=("--enable $opt") desc="$desc $opt=y"
+			else
+				want+=("--disable $opt") desc="$desc $opt=n"
+			fi
+		done
+		configure_combo() {
+			cp "$BUILD/kernel/$arch/.config" "$out/.config"
+			# shellcheck disable=SC2068
+			"$tree/scripts/config" --file "$out/.config" --enable EXPERT ${want[@]}
+			kmake olddefconfig >/dev/null 2>&1
+			kmake -j"$(nproc)" prepare >/dev/null 2>&1
+		}
+		git -C "$tree" checkout -q --detach base
+		configure_combo
+		base_warn=$(warnings)
+		git -C "$tree" checkout -q --detach "$head"
+		configure_combo
+		got=""
+		for w in "${want[@]}"; do
+			opt=${w#* }
+			case $w in
+			--enable*) grep -q "^CONFIG_$opt=y" "$out/.config" || got="$got $opt" ;;
+			*) grep -q "^CONFIG_$opt=y" "$out/.config" && got="$got $opt" ;;
+			esac
+		done
+		if [ -n "$got" ]; then
+			tap "not ok" "$arch W=1 with$desc # could not configure:$got"
+			continue
+		fi
 		# The KUnit suite is not built without the feature.
-		if kmake -j"$(nproc)" W=1 $(objs_of | sed 's|mm/fault_around_kunit.o||') \
-				>"$out/build.log" 2>&1; then
-			tap ok "$arch compiles the touched files with CONFIG_$off=n"
+		new=$(comm -13 <(echo "$base_warn") <(warnings))
+		if [ -n "$new" ]; then
+			tap "not ok" "$arch W=1 no new warnings with$desc"
+			echo "$new" | sed 's/^/# /'
 		else
-			tap "not ok" "$arch compiles the touched files with CONFIG_$off=n"
-			grep -E ': error:' "$out/build.log" | head -5 | sed 's/^/# /'
+			tap ok "$arch W=1 no new warnings with$desc"
 		fi
 	done
 done

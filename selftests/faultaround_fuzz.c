@@ -40,8 +40,10 @@ static int random_advice(int max_order)
 	case 0:
 		return MADV_FAULTAROUND;
 	case 1:
-	case 2:
 		return MADV_FAULTAROUND_ORDER((int)(next() % (max_order + 3)));
+	case 2:
+		/* up to 253 are clamped, 254 is the reserved field, 255 overflows */
+		return MADV_FAULTAROUND_ORDER((int)(next() % 256));
 	case 3:
 		return MADV_FAULTAROUND | (int)((next() & 0xffffff) << 8);
 	case 4:
@@ -89,7 +91,7 @@ TEST(random_madvise_and_prctl)
 			len = (size_t)next();		/* huge or wrapping */
 
 		if (next() % 4 == 0) {
-			unsigned long a2 = next() % 8 == 0 ? next() : next() % (max + 2);
+			unsigned long a2 = next() % 8 == 0 ? next() : next() % 258;
 
 			ret = prctl(PR_SET_FAULTAROUND, a2, next() % 8 == 0, 0, 0);
 		} else {

@@ -14,7 +14,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,16 +21,6 @@
 
 #include "kselftest_harness.h"
 #include "fa_util.h"
-
-#ifndef __NR_mseal
-#define __NR_mseal 462
-#endif
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open 434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise 440
-#endif
 
 FIXTURE(hint)
 {
@@ -210,25 +199,46 @@ TEST_F(hint, system_default_changes_only_unhinted_vmas)
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved), 0);
 }
 
-TEST_F(hint, order_above_max_is_einval)
+/*
+ * An order above the MMU's maximum, up to the largest the encoding holds,
+ * is stored as the maximum: smaps shows the order in effect and a fault
+ * maps one whole page table, on every MMU alike.
+ */
+TEST_F(hint, order_above_max_is_clamped)
 {
-	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
-	EXPECT_EQ(set_hint(self->map, self->pages, self->max_order + 1), -1);
-	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 2);
+	int orders[] = { self->max_order + 1, 8, 13, 14, 253 };
+	size_t i;
+
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		if (orders[i] <= self->max_order)
+			continue;
+		ASSERT_EQ(set_hint(self->map, self->pages, 0), 0);
+		ASSERT_EQ(set_hint(self->map, self->pages, orders[i]), 0)
+			TH_LOG("order %d: %s", orders[i], strerror(errno));
+		EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), self->max_order)
+			TH_LOG("order %d", orders[i]);
+		EXPECT_TRUE(window_is(self->map, self->pages, self->table,
+				      probe(self->table), self->table))
+			TH_LOG("order %d", orders[i]);
+	}
 }
 
-TEST_F(hint, garbage_bits_are_einval)
+/* Bits outside the field and the reserved field value change nothing. */
+TEST_F(hint, garbage_bits_and_reserved_field_are_einval)
 {
 	size_t len = self->pages * fa_page_size;
 
+	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
 	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (int)0x80000000u), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (0xff << 8)), -1);
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND |
+			  (MADV_FAULTAROUND_RESERVED << MADV_FAULTAROUND_SHIFT)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(254)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 2);
 }
 
 TEST_F(hint, unaligned_start_and_wrapping_length_are_einval)
@@ -528,88 +538,6 @@ TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 	EXPECT_EQ(ret, NULL);
 	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, idx, 1));
 	close(uffd);
-}
-
-TEST(max_order_is_one_page_table)
-{
-	unsigned long max;
-
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	if (fa_expected_max_order() < 0)
-		SKIP(return, "page-table size of this MMU unknown");
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
-	EXPECT_EQ(max, (unsigned long)fa_expected_max_order())
-		TH_LOG("mmu %s, page size %zu", fa_mmu_name(), fa_page_size);
-}
-
-/* Anonymous memory takes the hint, like MADV_SEQUENTIAL, and ignores it. */
-TEST(anonymous_accepts_and_ignores)
-{
-	uint8_t *p;
-
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	p = mmap(NULL, 8 * fa_page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(p, MAP_FAILED);
-	EXPECT_EQ(set_hint(p, 8, 2), 0);
-	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 2);
-	p[0] = 1;
-	EXPECT_EQ(fa_count_present(p, 8), 1);
-	munmap(p, 8 * fa_page_size);
-}
-
-TEST(hole_is_enomem_after_the_mapped_parts_changed)
-{
-	uint8_t *p;
-
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	p = mmap(NULL, 3 * fa_page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(p, MAP_FAILED);
-	ASSERT_EQ(munmap(p + fa_page_size, fa_page_size), 0);
-	EXPECT_EQ(set_hint(p, 3, 1), -1);
-	EXPECT_EQ(errno, ENOMEM);
-	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 1);
-	EXPECT_EQ(fa_smaps_order(p + 2 * fa_page_size, NULL, NULL), 1);
-	munmap(p, 3 * fa_page_size);
-}
-
-TEST(sealed_vma_is_eperm)
-{
-	uint8_t *p;
-
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	p = mmap(NULL, 2 * fa_page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(p, MAP_FAILED);
-	if (syscall(__NR_mseal, p, 2 * fa_page_size, 0))
-		SKIP(return, "mseal: %s", strerror(errno));
-	EXPECT_EQ(set_hint(p, 2, 1), -1);
-	EXPECT_EQ(errno, EPERM);
-	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), -1);
-}
-
-TEST(process_madvise_refuses_the_advice)
-{
-	struct iovec iov;
-	int pidfd;
-
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	iov.iov_len = 2 * fa_page_size;
-	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(iov.iov_base, MAP_FAILED);
-	pidfd = syscall(__NR_pidfd_open, getpid(), 0);
-	if (pidfd < 0)
-		SKIP(return, "pidfd_open: %s", strerror(errno));
-	EXPECT_EQ(syscall(__NR_process_madvise, pidfd, &iov, 1,
-			  MADV_FAULTAROUND_ORDER(1), 0), -1);
-	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(fa_smaps_order(iov.iov_base, NULL, NULL), -1);
-	close(pidfd);
-	munmap(iov.iov_base, iov.iov_len);
 }
 
 TEST_HARNESS_MAIN

@@ -37,9 +37,12 @@ extern "C" {
  * report it when nothing is set. */
 #define FAULTAROUND_UNSET		PR_FAULTAROUND_UNSET
 
-/* Largest order the madvise encoding can carry (the kernel limit,
- * faultaround_max_order(), is usually much smaller). */
-#define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_MASK - 1)
+/* Largest order the ABI carries (253: the madvise field holds order + 1
+ * and its value 0xff is reserved).  Any order up to it is accepted; the
+ * kernel stores one above faultaround_max_order(), the running MMU's limit,
+ * as that limit, and faultaround_get() and faultaround_get_default() report
+ * the order in effect. */
+#define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_RESERVED - 2)
 
 /* --- probing --------------------------------------------------------- */
 int faultaround_supported(void);		/* 1 or 0, never fails */
@@ -99,8 +102,9 @@ struct faultaround_size {
 int faultaround_parse_size(const char *s, struct faultaround_size *size,
 			   char *err, size_t errlen);
 /* Order for a parsed size on the running kernel (page size, max order);
- * "unset" gives FAULTAROUND_UNSET.  order:N is not clamped: N above the
- * maximum fails with EINVAL when applied.  Bytes need the kernel (ENOTSUP). */
+ * "unset" gives FAULTAROUND_UNSET.  order:N is returned as N; the kernel
+ * clamps N above the maximum when it is applied.  Bytes need the kernel
+ * (ENOTSUP). */
 int faultaround_size_to_order(const struct faultaround_size *size);
 
 struct faultaround_rules;

@@ -36,8 +36,8 @@ static int parse_uint(const char *s, unsigned long long *val)
 /*
  * Supported iff the sysfs directory reports a max order and prctl answers
  * PR_GET_FAULTAROUND with a plausible value.  The sysfs check comes first
- * so that we never issue prctl 75 on kernels where that number means
- * something else.  LIBFAULTAROUND_DISABLE=1 forces "unsupported" (for tests
+ * so that we never issue the prctl on kernels without the series, where its
+ * provisional number could one day mean something else.  LIBFAULTAROUND_DISABLE=1 forces "unsupported" (for tests
  * of the ENOTSUP path on a patched kernel).
  */
 static void fa_probe(void)
@@ -109,22 +109,15 @@ int faultaround_bytes_to_order(size_t bytes, size_t page_size, int max_order)
 	return order;
 }
 
+/*
+ * Any order the ABI can carry is valid: the kernel stores one above the
+ * running MMU's maximum as that maximum, so a request made on one machine
+ * works on every other.
+ */
 static int order_valid(int order)
 {
 	return order == FAULTAROUND_UNSET ||
 	       (order >= 0 && order <= FAULTAROUND_ORDER_LIMIT);
-}
-
-/* After the kernel-independent checks: ENOTSUP, or EINVAL above the maximum. */
-static int order_supported(int order)
-{
-	if (fa_check() < 0)
-		return -1;
-	if (order != FAULTAROUND_UNSET && order > fa_max) {
-		errno = EINVAL;
-		return -1;
-	}
-	return 0;
 }
 
 int faultaround_set(void *addr, size_t len, int order)
@@ -136,7 +129,7 @@ int faultaround_set(void *addr, size_t len, int order)
 		errno = EINVAL;
 		return -1;
 	}
-	if (order_supported(order) < 0)
+	if (fa_check() < 0)
 		return -1;
 	advice = order == FAULTAROUND_UNSET ? MADV_FAULTAROUND_UNSET
 					    : MADV_FAULTAROUND_ORDER(order);
@@ -161,7 +154,7 @@ int faultaround_set_default(int order)
 		errno = EINVAL;
 		return -1;
 	}
-	if (order_supported(order) < 0)
+	if (fa_check() < 0)
 		return -1;
 	return prctl(PR_SET_FAULTAROUND, (unsigned long)order, 0, 0, 0) < 0 ? -1 : 0;
 }

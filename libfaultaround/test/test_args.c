@@ -65,17 +65,23 @@ TEST_F(args, null_pointers)
 	EXPECT_ERR(EINVAL, faultaround_for_each_vma(-1, noop_cb, NULL));
 }
 
-/* Errors that depend on the kernel's maximum order. */
+/* Orders above the kernel's maximum are accepted and clamped by it. */
 TEST_F(args, above_max_order)
 {
-	int max = faultaround_max_order();
+	int max = faultaround_max_order(), order = -7;
 
 	if (max < 0)
 		SKIP(return, "kernel lacks fault-around hints");
-	if (max < FAULTAROUND_ORDER_LIMIT) {
-		EXPECT_ERR(EINVAL, faultaround_set(self->page, self->psize, max + 1));
-		EXPECT_ERR(EINVAL, faultaround_set_default(max + 1));
-	}
+	EXPECT_EQ(0, faultaround_set(self->page, self->psize, max + 1));
+	EXPECT_EQ(0, faultaround_get(self->page, &order));
+	EXPECT_EQ(max, order);
+	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_ORDER_LIMIT));
+	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_ORDER_LIMIT));
+	EXPECT_EQ(max, faultaround_get_default());
+	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_UNSET));
+	EXPECT_ERR(EINVAL, faultaround_set(self->page, self->psize,
+					   FAULTAROUND_ORDER_LIMIT + 1));
+	EXPECT_ERR(EINVAL, faultaround_set_default(FAULTAROUND_ORDER_LIMIT + 1));
 	/* bytes are clamped, never rejected */
 	EXPECT_EQ(0, faultaround_set_bytes(self->page, self->psize, SIZE_MAX));
 	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_UNSET));
@@ -102,7 +108,7 @@ TEST(probe_keeps_errno_and_is_stable)
 TEST(unset_is_the_prctl_value)
 {
 	EXPECT_EQ(PR_FAULTAROUND_UNSET, FAULTAROUND_UNSET);
-	EXPECT_EQ(MADV_FAULTAROUND_MASK - 1, FAULTAROUND_ORDER_LIMIT);
+	EXPECT_EQ(253, FAULTAROUND_ORDER_LIMIT);
 	FA_LEAK_CHECK();
 }
 

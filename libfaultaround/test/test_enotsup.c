@@ -60,7 +60,7 @@ TEST_F(enotsup, every_call)
 	EXPECT_ENOTSUP(faultaround_max_order());
 	EXPECT_ENOTSUP(faultaround_set(self->page, self->psize, 0));
 	EXPECT_ENOTSUP(faultaround_set(self->page, self->psize, FAULTAROUND_UNSET));
-	EXPECT_ENOTSUP(faultaround_set(self->page, self->psize, 254));
+	EXPECT_ENOTSUP(faultaround_set(self->page, self->psize, FAULTAROUND_ORDER_LIMIT));
 	EXPECT_ENOTSUP(faultaround_set_bytes(self->page, self->psize, 65536));
 	EXPECT_ENOTSUP(faultaround_get(self->page, &order));
 	EXPECT_EQ(77, order);

@@ -25,7 +25,7 @@ TEST(size_valid)
 		{ "18446744073709551615", FAULTAROUND_SIZE_BYTES, ~0ULL },
 		{ "order:0", FAULTAROUND_SIZE_ORDER, 0 },
 		{ "order:9", FAULTAROUND_SIZE_ORDER, 9 },
-		{ "order:254", FAULTAROUND_SIZE_ORDER, 254 },
+		{ "order:253", FAULTAROUND_SIZE_ORDER, 253 },
 		{ "unset", FAULTAROUND_SIZE_UNSET, 0 },
 	};
 	size_t i;
@@ -48,7 +48,7 @@ TEST(size_malformed)
 		{ " 64K", EINVAL }, { "64K ", EINVAL }, { "64 K", EINVAL },
 		{ "1.5M", EINVAL }, { "64KB", EINVAL }, { "64KiB", EINVAL },
 		{ "1Q", EINVAL }, { "0x10", EINVAL }, { "order:", EINVAL },
-		{ "order:-1", EINVAL }, { "order:255", EINVAL }, { "order:x", EINVAL },
+		{ "order:-1", EINVAL }, { "order:254", EINVAL }, { "order:x", EINVAL },
 		{ "order:1x", EINVAL }, { "order: 1", EINVAL }, { "ORDER:1", EINVAL },
 		{ "unsetx", EINVAL }, { "Unset", EINVAL },
 		{ "18446744073709551616", ERANGE }, { "17179869184G", ERANGE },

@@ -3,47 +3,72 @@
  * Per-VMA and per-process fault-around hints: the userspace ABI.
  *
  * These are the numbers the kernel series in kernel/patches/ adds to
- * include/uapi/asm-generic/mman-common.h and include/uapi/linux/prctl.h.
- * This header exists for userspace built against kernel headers that predate
- * the series; every definition is guarded so it agrees with, and yields to,
- * patched headers.  selftests/uapi_numbers.c checks that the two agree.
+ * include/uapi/asm-generic/mman-common.h (and the alpha, mips, parisc and
+ * xtensa mman.h) and include/uapi/linux/prctl.h.  This header exists for
+ * userspace built against kernel headers that predate the series; every
+ * definition is guarded so it agrees with, and yields to, patched headers.
+ * selftests/uapi_numbers.sh checks that the two agree.
+ *
+ * The numbers are provisional until the kernel maintainers assign them, and
+ * chosen so that sequential allocation never reaches them: MADV_FAULTAROUND
+ * is 0xfa, not the next free advice (26), and the prctl options are ASCII
+ * tags like PR_SET_VMA's, not the next free options (74 and 75 became the
+ * shadow-stack prctls in Linux 6.13).  Use the names, never the values.
  */
 #ifndef _UAPI_LINUX_FAULTAROUND_H
 #define _UAPI_LINUX_FAULTAROUND_H
 
 /*
  * madvise(addr, len, MADV_FAULTAROUND_ORDER(order)) sets the fault-around
- * order of every VMA in [addr, addr + len): a read fault on a file page then
- * maps the naturally aligned window of 2^order pages around it that is
- * already in the page cache, clamped to the VMA, to one page table and to
- * EOF.  Order 0 maps only the faulting page.
+ * order of every VMA in [addr, addr + len): a read fault on a file page
+ * then also maps the pages of the naturally aligned window of 2^order
+ * pages around it that are already in the page cache, clamped to the VMA,
+ * to one page table and to EOF.  Order 0 asks for no fault-around.
+ *
+ * Any order from 0 to 253 is accepted; one above the running MMU's largest
+ * (/sys/kernel/mm/faultaround/max_order) is stored as that largest, so the
+ * same call works on every machine, and smaps shows the order in effect.
  *
  * The order travels in the advice's high bits, the way mmap() flags carry
  * MAP_HUGE_SHIFT: bits [MADV_FAULTAROUND_SHIFT, MADV_FAULTAROUND_SHIFT + 8)
  * hold order + 1.  A field of zero, i.e. plain MADV_FAULTAROUND, removes the
- * hint so that the VMA follows the process default again.
+ * hint so that the VMA follows the process default again.  The field value
+ * MADV_FAULTAROUND_RESERVED is kept for an automatic order and fails with
+ * EINVAL, as do bits above the field.
  */
 #ifndef MADV_FAULTAROUND
-#define MADV_FAULTAROUND		26	/* set/clear fault-around order */
+#define MADV_FAULTAROUND		0xfa	/* set/clear fault-around order */
 #endif
 #ifndef MADV_FAULTAROUND_SHIFT
 #define MADV_FAULTAROUND_SHIFT		8
 #define MADV_FAULTAROUND_MASK		0xff
 #define MADV_FAULTAROUND_ORDER(order)	\
 	(MADV_FAULTAROUND | (((order) + 1) << MADV_FAULTAROUND_SHIFT))
+#endif
+#ifndef MADV_FAULTAROUND_RESERVED
+#define MADV_FAULTAROUND_RESERVED	0xff	/* kept for an automatic order */
+#endif
+#ifndef MADV_FAULTAROUND_UNSET
 #define MADV_FAULTAROUND_UNSET		MADV_FAULTAROUND
 #endif
 
 /*
  * prctl(PR_SET_FAULTAROUND, order, 0, 0, 0) sets the process default used by
- * VMAs without a hint; it is inherited by fork() and kept across execve().
- * PR_FAULTAROUND_UNSET removes it (follow the system default).
- * prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) returns the order, or
+ * VMAs without a hint, order 0 to 253, stored clamped like the madvise hint.
+ * It is inherited by fork() and kept across execve(), except an execve()
+ * that gains privilege (set-user-ID, set-group-ID, file capabilities:
+ * whenever AT_SECURE is set), which clears it.
+ * PR_FAULTAROUND_UNSET removes it (follow the system default);
+ * PR_FAULTAROUND_RESERVED is kept for an automatic order (EINVAL).
+ * prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) returns the order in effect, or
  * PR_FAULTAROUND_UNSET when none is set; errors return -1 with errno.
  */
 #ifndef PR_SET_FAULTAROUND
-#define PR_SET_FAULTAROUND		74
-#define PR_GET_FAULTAROUND		75
+#define PR_SET_FAULTAROUND		0x46415253	/* "FARS" */
+#define PR_GET_FAULTAROUND		0x46415247	/* "FARG" */
+#endif
+#ifndef PR_FAULTAROUND_RESERVED
+#define PR_FAULTAROUND_RESERVED		254	/* kept for an automatic order */
 #endif
 #ifndef PR_FAULTAROUND_UNSET
 #define PR_FAULTAROUND_UNSET		255

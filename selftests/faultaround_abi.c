@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MADV_FAULTAROUND calls that need no page-cache window: the published
+ * maximum, which VMAs accept the hint (anonymous, sealed), what a failed
+ * call leaves changed, and process_madvise().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fa_util.h"
+
+#ifndef __NR_mseal
+#define __NR_mseal 462
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_process_madvise
+#define __NR_process_madvise 440
+#endif
+
+static int set_hint(void *addr, unsigned long pages, int order)
+{
+	return madvise(addr, pages * fa_page_size,
+		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
+}
+
+/* @pages read-only anonymous pages, or MAP_FAILED. */
+static uint8_t *map_pages(unsigned long pages)
+{
+	return mmap(NULL, pages * fa_page_size, PROT_READ,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+TEST(max_order_is_one_page_table)
+{
+	unsigned long max;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	if (fa_expected_max_order() < 0)
+		SKIP(return, "page-table size of this MMU unknown");
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
+	EXPECT_EQ(max, (unsigned long)fa_expected_max_order())
+		TH_LOG("mmu %s, page size %zu", fa_mmu_name(), fa_page_size);
+}
+
+/* Anonymous memory takes the hint, like MADV_SEQUENTIAL, and ignores it. */
+TEST(anonymous_accepts_and_ignores)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = mmap(NULL, 8 * fa_page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	EXPECT_EQ(set_hint(p, 8, 2), 0);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 2);
+	p[0] = 1;
+	EXPECT_EQ(fa_count_present(p, 8), 1);
+	munmap(p, 8 * fa_page_size);
+}
+
+/* A hole: ENOMEM, and every mapped part of the range has the hint. */
+TEST(hole_is_enomem_after_the_mapped_parts_changed)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = map_pages(3);
+	ASSERT_NE(p, MAP_FAILED);
+	ASSERT_EQ(munmap(p + fa_page_size, fa_page_size), 0);
+	EXPECT_EQ(set_hint(p, 3, 1), -1);
+	EXPECT_EQ(errno, ENOMEM);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 1);
+	EXPECT_EQ(fa_smaps_order(p + 2 * fa_page_size, NULL, NULL), 1);
+	munmap(p, 3 * fa_page_size);
+}
+
+/* EINVAL is found before any VMA changes, even across several VMAs. */
+TEST(einval_changes_no_vma)
+{
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = map_pages(3);
+	ASSERT_NE(p, MAP_FAILED);
+	ASSERT_EQ(set_hint(p + fa_page_size, 1, 4), 0);
+	EXPECT_EQ(madvise(p, 3 * fa_page_size, MADV_FAULTAROUND |
+			  (MADV_FAULTAROUND_RESERVED << MADV_FAULTAROUND_SHIFT)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), -1);
+	EXPECT_EQ(fa_smaps_order(p + fa_page_size, NULL, NULL), 4);
+	EXPECT_EQ(fa_smaps_order(p + 2 * fa_page_size, NULL, NULL), -1);
+	munmap(p, 3 * fa_page_size);
+}
+
+/*
+ * A sealed VMA takes the hint, as it takes MADV_SEQUENTIAL: the hint changes
+ * neither protection nor contents.  Setting it on part of the VMA splits it,
+ * clearing it lets the parts merge again, and the seal still holds.
+ */
+TEST(sealed_vma_accepts_the_hint)
+{
+	unsigned long s, e;
+	uint8_t *p;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	p = map_pages(4);
+	ASSERT_NE(p, MAP_FAILED);
+	if (syscall(__NR_mseal, p, 4 * fa_page_size, 0)) {
+		if (errno == ENOSYS)
+			SKIP(return, "no mseal(2)");
+		ASSERT_EQ(errno, 0) TH_LOG("mseal: %s", strerror(errno));
+	}
+	EXPECT_EQ(set_hint(p, 4, 3), 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(fa_smaps_order(p, &s, &e), 3);
+	EXPECT_EQ(e - s, 4 * fa_page_size);
+	EXPECT_EQ(set_hint(p + fa_page_size, 1, 1), 0);
+	EXPECT_EQ(fa_smaps_order(p + fa_page_size, &s, &e), 1);
+	EXPECT_EQ(e - s, fa_page_size);
+	EXPECT_EQ(set_hint(p, 4, -1), 0);
+	EXPECT_EQ(fa_smaps_order(p, &s, &e), -1);
+	EXPECT_EQ(e - s, 4 * fa_page_size);
+	/* Still sealed: munmap is refused. */
+	EXPECT_EQ(munmap(p, 4 * fa_page_size), -1);
+	EXPECT_EQ(errno, EPERM);
+}
+
+TEST(process_madvise_refuses_the_advice)
+{
+	struct iovec iov;
+	int pidfd;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	iov.iov_len = 2 * fa_page_size;
+	iov.iov_base = map_pages(2);
+	ASSERT_NE(iov.iov_base, MAP_FAILED);
+	pidfd = syscall(__NR_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		SKIP(return, "pidfd_open: %s", strerror(errno));
+	EXPECT_EQ(syscall(__NR_process_madvise, pidfd, &iov, 1,
+			  MADV_FAULTAROUND_ORDER(1), 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(fa_smaps_order(iov.iov_base, NULL, NULL), -1);
+	close(pidfd);
+	munmap(iov.iov_base, iov.iov_len);
+}
+
+TEST_HARNESS_MAIN
