@@ -271,6 +271,19 @@ void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 	*count = end - start;
 }
 
+/* The value of a "FaultAroundOrder:" line, as fa_status_order() returns it. */
+static int fa_parse_order(const char *val)
+{
+	int order;
+
+	val += strspn(val, " \t");
+	if (!strncmp(val, "auto", 4))
+		return FA_ORDER_AUTO;
+	if (!strncmp(val, "unset", 5))
+		return -1;
+	return sscanf(val, "%d", &order) == 1 ? order : -2;
+}
+
 int fa_smaps_order(const void *addr, unsigned long *vma_start,
 		   unsigned long *vma_end)
 {
@@ -299,9 +312,27 @@ int fa_smaps_order(const void *addr, unsigned long *vma_start,
 			}
 			continue;
 		}
-		if (in && sscanf(line, "FaultAroundOrder: %d", &order) == 1)
+		if (in && !strncmp(line, "FaultAroundOrder:", 17)) {
+			order = fa_parse_order(line + 17);
 			break;
+		}
 	}
+	fclose(f);
+	return order;
+}
+
+int fa_status_order(void)
+{
+	char line[256];
+	int order = -2;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "FaultAroundOrder:", 17))
+			order = fa_parse_order(line + 17);
 	fclose(f);
 	return order;
 }

@@ -94,13 +94,23 @@ void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 			unsigned long *count);
 
 
+/* What fa_smaps_order() and fa_status_order() return for "auto". */
+#define FA_ORDER_AUTO	(-3)
+
 /*
  * The "FaultAroundOrder:" of the VMA containing @addr in /proc/self/smaps:
- * the order, -1 when the VMA has no such line, -2 when @addr is unmapped
- * or smaps is unreadable.  @vma_start/@vma_end, if not NULL, get the VMA.
+ * the order, FA_ORDER_AUTO, -1 when the VMA has no such line, -2 when
+ * @addr is unmapped or smaps is unreadable.  @vma_start/@vma_end, if not
+ * NULL, get the VMA.
  */
 int fa_smaps_order(const void *addr, unsigned long *vma_start,
 		   unsigned long *vma_end);
+
+/*
+ * The "FaultAroundOrder:" of /proc/self/status: the order, FA_ORDER_AUTO,
+ * -1 for "unset", -2 when there is no such line.
+ */
+int fa_status_order(void);
 
 /* The largest order: log2 of fa_pte_table_pages(). */
 int fa_expected_max_order(void);

@@ -94,8 +94,7 @@ TEST(einval_changes_no_vma)
 	p = map_pages(3);
 	ASSERT_NE(p, MAP_FAILED);
 	ASSERT_EQ(set_hint(p + fa_page_size, 1, 4), 0);
-	EXPECT_EQ(madvise(p, 3 * fa_page_size, MADV_FAULTAROUND |
-			  (MADV_FAULTAROUND_RESERVED << MADV_FAULTAROUND_SHIFT)), -1);
+	EXPECT_EQ(madvise(p, 3 * fa_page_size, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), -1);
 	EXPECT_EQ(fa_smaps_order(p + fa_page_size, NULL, NULL), 4);

@@ -23,8 +23,8 @@
 
 #define NOBODY		65534
 #define CHILD_ORDER	3
-/* An exit status no PR_GET_FAULTAROUND value can be (it is reserved). */
-#define CHILD_FAILED	PR_FAULTAROUND_RESERVED
+/* An exit status no PR_GET_FAULTAROUND value can be (0-13, 254, 255). */
+#define CHILD_FAILED	200
 
 /* Copy this program to a root-owned file in @dir with @mode; its path. */
 static char *copy_self(const char *dir, mode_t mode)

@@ -45,11 +45,11 @@ for f in include/uapi/asm-generic/mman-common.h arch/alpha/include/uapi/asm/mman
 done
 check MADV_FAULTAROUND_SHIFT include/uapi/asm-generic/mman-common.h
 check MADV_FAULTAROUND_MASK include/uapi/asm-generic/mman-common.h
-check MADV_FAULTAROUND_RESERVED include/uapi/asm-generic/mman-common.h
+check MADV_FAULTAROUND_AUTO include/uapi/asm-generic/mman-common.h
 check PR_SET_FAULTAROUND include/uapi/linux/prctl.h
 check PR_GET_FAULTAROUND include/uapi/linux/prctl.h
 check PR_FAULTAROUND_UNSET include/uapi/linux/prctl.h
-check PR_FAULTAROUND_RESERVED include/uapi/linux/prctl.h
+check PR_FAULTAROUND_AUTO include/uapi/linux/prctl.h
 # The order encoding, compared as an expression for a few orders.
 for o in 0 9; do
 	n=$((n + 1))

@@ -37,12 +37,19 @@ extern "C" {
  * report it when nothing is set. */
 #define FAULTAROUND_UNSET		PR_FAULTAROUND_UNSET
 
+/* Order meaning "let the kernel size the window" (the adaptive order):
+ * accepted by faultaround_set() and faultaround_set_default(), and
+ * reported by the get calls. */
+#define FAULTAROUND_AUTO		PR_FAULTAROUND_AUTO
+/* What faultaround_get_default_bytes() reports for the adaptive order. */
+#define FAULTAROUND_AUTO_BYTES		((size_t)-1)
+
 /* Largest order the ABI carries (253: the madvise field holds order + 1
- * and its value 0xff is reserved).  Any order up to it is accepted; the
+ * and its value 0xff is the adaptive order).  Any order up to it is accepted; the
  * kernel stores one above faultaround_max_order(), the running MMU's limit,
  * as that limit, and faultaround_get() and faultaround_get_default() report
  * the order in effect. */
-#define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_RESERVED - 2)
+#define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_MASK - 2)
 
 /* --- probing --------------------------------------------------------- */
 int faultaround_supported(void);		/* 1 or 0, never fails */
@@ -93,6 +100,7 @@ enum faultaround_size_kind {
 	FAULTAROUND_SIZE_BYTES,		/* "0", "65536", "64K", "1M", "2G" */
 	FAULTAROUND_SIZE_ORDER,		/* "order:N" */
 	FAULTAROUND_SIZE_UNSET,		/* "unset" */
+	FAULTAROUND_SIZE_AUTO,		/* "auto": the adaptive order */
 };
 struct faultaround_size {
 	enum faultaround_size_kind kind;
@@ -102,7 +110,7 @@ struct faultaround_size {
 int faultaround_parse_size(const char *s, struct faultaround_size *size,
 			   char *err, size_t errlen);
 /* Order for a parsed size on the running kernel (page size, max order);
- * "unset" gives FAULTAROUND_UNSET.  order:N is returned as N; the kernel
+ * "unset" gives FAULTAROUND_UNSET, "auto" FAULTAROUND_AUTO.  order:N is returned as N; the kernel
  * clamps N above the maximum when it is applied.  Bytes need the kernel
  * (ENOTSUP). */
 int faultaround_size_to_order(const struct faultaround_size *size);

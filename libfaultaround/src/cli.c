@@ -34,16 +34,19 @@ static int verbose;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-s SIZE | -o ORDER] [-r RULES] [-v] [--] CMD [ARGS...]\n"
+		"Usage: %s [-s SIZE | -o ORDER | -a] [-r RULES] [-v] [--] CMD [ARGS...]\n"
 		"       %s --show [PID]\n"
 		"       %s --info\n"
 		"\n"
 		"Run CMD with fault-around hints, or show them.\n"
 		"  -s, --size SIZE     process default window: bytes with optional K/M/G\n"
 		"                      suffix (rounded down to a power-of-two number of\n"
-		"                      pages, clamped to the maximum), order:N or unset\n"
+		"                      pages, clamped to the maximum), order:N, auto or\n"
+		"                      unset\n"
 		"  -o, --order ORDER   process default order, the same as -s order:ORDER;\n"
-		"                      or 'unset'\n"
+		"                      or 'auto' or 'unset'\n"
+		"  -a, --auto          the adaptive order, the same as -s auto: the kernel\n"
+		"                      sizes each fault's window from the pages around it\n"
 		"  -r, --rules RULES   per-file hints 'GLOB=SIZE;GLOB=SIZE' applied by the\n"
 		"                      preload shim (first match wins)\n"
 		"  -v, --verbose       explain what is done; the shim logs its decisions\n"
@@ -94,7 +97,9 @@ static int check_order(const char *what, const struct faultaround_size *size)
 	munmap(scratch, page);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s: order %d: %s\n", cli_prog, what, order,
-			err == EINVAL ? "above this kernel's maximum" : strerror(err));
+			err != EINVAL ? strerror(err) :
+			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
+			"above this kernel's maximum");
 		return -1;
 	}
 	return 0;
@@ -116,7 +121,7 @@ static int parse_order(const char *s, struct faultaround_size *size)
 	char *as_size;
 	int r;
 
-	if (!strcmp(s, "unset"))
+	if (!strcmp(s, "unset") || !strcmp(s, "auto"))
 		return parse_size("-o", s, size);
 	if (asprintf(&as_size, "order:%s", s) < 0) {
 		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
@@ -258,12 +263,15 @@ static int set_default(const char *size_s, const char *order_s, int supported)
 	if (order < 0 || faultaround_set_default(order) < 0) {
 		fprintf(stderr, "%s: %s %s: order %d: %s\n", cli_prog,
 			order_s ? "-o" : "-s", order_s ? order_s : size_s, order,
-			errno == EINVAL ? "above this kernel's maximum" : strerror(errno));
+			errno != EINVAL ? strerror(errno) :
+			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
+			"above this kernel's maximum");
 		return -1;
 	}
 	if (verbose)
 		fprintf(stderr, "%s: process default order %d%s\n", cli_prog, order,
-			order == FAULTAROUND_UNSET ? " (unset)" : "");
+			order == FAULTAROUND_UNSET ? " (unset)" :
+			order == FAULTAROUND_AUTO ? " (auto)" : "");
 	return 0;
 }
 
@@ -325,6 +333,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "order", required_argument, NULL, 'o' },
+		{ "auto", no_argument, NULL, 'a' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "show", no_argument, NULL, OPT_SHOW },
@@ -343,11 +352,12 @@ int main(int argc, char **argv)
 		cli_prog = slash ? slash + 1 : argv[0];
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:s:o:r:vhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:o:r:avhV", opts, NULL)) != -1) {
 		last_arg = optarg;
 		switch (c) {
 		case 's': size_s = optarg; break;
 		case 'o': order_s = optarg; break;
+		case 'a': order_s = "auto"; break;
 		case 'r': rules_s = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_SHOW: show = 1; break;

@@ -21,6 +21,12 @@ static int show_cb(const struct faultaround_vma *vma, void *arg)
 
 	if (vma->order == FAULTAROUND_UNSET)
 		return 0;
+	if (vma->order == FAULTAROUND_AUTO) {
+		printf("%08lx-%08lx %s order auto %6s %s\n", vma->start, vma->end,
+		       vma->perms, "", vma->path[0] ? vma->path : "[anon]");
+		(*count)++;
+		return 0;
+	}
 	fa_format_bytes((unsigned long long)page << vma->order, sz, sizeof(sz));
 	printf("%08lx-%08lx %s order %2d %6s %s\n", vma->start, vma->end,
 	       vma->perms, vma->order, sz, vma->path[0] ? vma->path : "[anon]");

@@ -56,7 +56,8 @@ static void fa_probe(void)
 	    parse_uint(buf, &max) < 0 || max > FAULTAROUND_ORDER_LIMIT)
 		goto out;
 	r = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0);
-	if (r < 0 || ((unsigned long)r > max && r != PR_FAULTAROUND_UNSET))
+	if (r < 0 || ((unsigned long)r > max && r != PR_FAULTAROUND_UNSET &&
+		      r != PR_FAULTAROUND_AUTO))
 		goto out;
 	fa_max = (int)max;
 out:
@@ -116,7 +117,7 @@ int faultaround_bytes_to_order(size_t bytes, size_t page_size, int max_order)
  */
 static int order_valid(int order)
 {
-	return order == FAULTAROUND_UNSET ||
+	return order == FAULTAROUND_UNSET || order == FAULTAROUND_AUTO ||
 	       (order >= 0 && order <= FAULTAROUND_ORDER_LIMIT);
 }
 
@@ -131,8 +132,12 @@ int faultaround_set(void *addr, size_t len, int order)
 	}
 	if (fa_check() < 0)
 		return -1;
-	advice = order == FAULTAROUND_UNSET ? MADV_FAULTAROUND_UNSET
-					    : MADV_FAULTAROUND_ORDER(order);
+	if (order == FAULTAROUND_UNSET)
+		advice = MADV_FAULTAROUND_UNSET;
+	else if (order == FAULTAROUND_AUTO)
+		advice = MADV_FAULTAROUND_AUTO;
+	else
+		advice = MADV_FAULTAROUND_ORDER(order);
 	return madvise(addr, len, advice);
 }
 
@@ -190,7 +195,12 @@ int faultaround_get_default_bytes(size_t *bytes)
 	order = faultaround_get_default();
 	if (order < 0)
 		return -1;
-	*bytes = order == FAULTAROUND_UNSET ? 0 : fa_page << order;
+	if (order == FAULTAROUND_UNSET)
+		*bytes = 0;
+	else if (order == FAULTAROUND_AUTO)
+		*bytes = FAULTAROUND_AUTO_BYTES;
+	else
+		*bytes = fa_page << order;
 	return 0;
 }
 
@@ -290,8 +300,10 @@ int faultaround_for_each_vma(pid_t pid,
 
 			while (*p == ' ' || *p == '\t')
 				p++;
-			if (st->have && !parse_uint(p, &v) &&
-			    v <= FAULTAROUND_ORDER_LIMIT)
+			if (st->have && !strncmp(p, "auto", 4))
+				st->vma.order = FAULTAROUND_AUTO;
+			else if (st->have && !parse_uint(p, &v) &&
+				 v <= FAULTAROUND_ORDER_LIMIT)
 				st->vma.order = (int)v;
 			continue;
 		}

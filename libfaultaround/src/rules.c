@@ -91,6 +91,11 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 		size->value = 0;
 		return 0;
 	}
+	if (!strcmp(s, "auto")) {
+		size->kind = FAULTAROUND_SIZE_AUTO;
+		size->value = 0;
+		return 0;
+	}
 	if (!strncmp(s, "order:", 6)) {
 		errno = 0;
 		if (parse_decimal(s + 6, &end, &v) < 0 || *end ||
@@ -112,7 +117,7 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 			return -1;
 		}
 		seterr(err, errlen,
-		       "bad size '%s': expected bytes with optional K/M/G/T suffix, 'order:N' or 'unset'",
+		       "bad size '%s': expected bytes with optional K/M/G/T suffix, 'order:N', 'auto' or 'unset'",
 		       s);
 		errno = EINVAL;
 		return -1;
@@ -155,6 +160,8 @@ int faultaround_size_to_order(const struct faultaround_size *size)
 	switch (size->kind) {
 	case FAULTAROUND_SIZE_UNSET:
 		return FAULTAROUND_UNSET;
+	case FAULTAROUND_SIZE_AUTO:
+		return FAULTAROUND_AUTO;
 	case FAULTAROUND_SIZE_ORDER:
 		if (size->value > FAULTAROUND_ORDER_LIMIT)
 			break;

@@ -79,11 +79,31 @@ TEST_F(args, above_max_order)
 	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_ORDER_LIMIT));
 	EXPECT_EQ(max, faultaround_get_default());
 	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_UNSET));
+	/* LIMIT + 1 is FAULTAROUND_AUTO and LIMIT + 2 FAULTAROUND_UNSET */
 	EXPECT_ERR(EINVAL, faultaround_set(self->page, self->psize,
-					   FAULTAROUND_ORDER_LIMIT + 1));
-	EXPECT_ERR(EINVAL, faultaround_set_default(FAULTAROUND_ORDER_LIMIT + 1));
+					   FAULTAROUND_ORDER_LIMIT + 3));
+	EXPECT_ERR(EINVAL, faultaround_set_default(FAULTAROUND_ORDER_LIMIT + 3));
 	/* bytes are clamped, never rejected */
 	EXPECT_EQ(0, faultaround_set_bytes(self->page, self->psize, SIZE_MAX));
+	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_UNSET));
+}
+
+/* The adaptive order: set, reported as FAULTAROUND_AUTO, cleared. */
+TEST_F(args, auto_order)
+{
+	int order = -7;
+	size_t bytes = 0;
+
+	if (faultaround_max_order() < 0)
+		SKIP(return, "kernel lacks fault-around hints");
+	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_AUTO));
+	EXPECT_EQ(0, faultaround_get(self->page, &order));
+	EXPECT_EQ(FAULTAROUND_AUTO, order);
+	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_AUTO));
+	EXPECT_EQ(FAULTAROUND_AUTO, faultaround_get_default());
+	EXPECT_EQ(0, faultaround_get_default_bytes(&bytes));
+	EXPECT_EQ(FAULTAROUND_AUTO_BYTES, bytes);
+	EXPECT_EQ(0, faultaround_set_default(FAULTAROUND_UNSET));
 	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_UNSET));
 }
 
@@ -109,6 +129,7 @@ TEST(unset_is_the_prctl_value)
 {
 	EXPECT_EQ(PR_FAULTAROUND_UNSET, FAULTAROUND_UNSET);
 	EXPECT_EQ(253, FAULTAROUND_ORDER_LIMIT);
+	EXPECT_EQ(PR_FAULTAROUND_AUTO, FAULTAROUND_AUTO);
 	FA_LEAK_CHECK();
 }
 

@@ -27,6 +27,7 @@ TEST(size_valid)
 		{ "order:9", FAULTAROUND_SIZE_ORDER, 9 },
 		{ "order:253", FAULTAROUND_SIZE_ORDER, 253 },
 		{ "unset", FAULTAROUND_SIZE_UNSET, 0 },
+		{ "auto", FAULTAROUND_SIZE_AUTO, 0 },
 	};
 	size_t i;
 
@@ -51,6 +52,7 @@ TEST(size_malformed)
 		{ "order:-1", EINVAL }, { "order:254", EINVAL }, { "order:x", EINVAL },
 		{ "order:1x", EINVAL }, { "order: 1", EINVAL }, { "ORDER:1", EINVAL },
 		{ "unsetx", EINVAL }, { "Unset", EINVAL },
+		{ "autox", EINVAL }, { "Auto", EINVAL }, { "order:auto", EINVAL },
 		{ "18446744073709551616", ERANGE }, { "17179869184G", ERANGE },
 		{ "99999999999999999999999K", ERANGE },
 	};

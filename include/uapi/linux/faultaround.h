@@ -32,9 +32,10 @@
  * The order travels in the advice's high bits, the way mmap() flags carry
  * MAP_HUGE_SHIFT: bits [MADV_FAULTAROUND_SHIFT, MADV_FAULTAROUND_SHIFT + 8)
  * hold order + 1.  A field of zero, i.e. plain MADV_FAULTAROUND, removes the
- * hint so that the VMA follows the process default again.  The field value
- * MADV_FAULTAROUND_RESERVED is kept for an automatic order and fails with
- * EINVAL, as do bits above the field.
+ * hint so that the VMA follows the process default again.  The all-ones
+ * field, MADV_FAULTAROUND_AUTO, asks for the adaptive order: the kernel
+ * sizes each fault's window from the mapped pages around it.  Bits above
+ * the field fail with EINVAL.
  */
 #ifndef MADV_FAULTAROUND
 #define MADV_FAULTAROUND		0xfa	/* set/clear fault-around order */
@@ -45,8 +46,9 @@
 #define MADV_FAULTAROUND_ORDER(order)	\
 	(MADV_FAULTAROUND | (((order) + 1) << MADV_FAULTAROUND_SHIFT))
 #endif
-#ifndef MADV_FAULTAROUND_RESERVED
-#define MADV_FAULTAROUND_RESERVED	0xff	/* kept for an automatic order */
+#ifndef MADV_FAULTAROUND_AUTO
+#define MADV_FAULTAROUND_AUTO		\
+	(MADV_FAULTAROUND | (MADV_FAULTAROUND_MASK << MADV_FAULTAROUND_SHIFT))
 #endif
 #ifndef MADV_FAULTAROUND_UNSET
 #define MADV_FAULTAROUND_UNSET		MADV_FAULTAROUND
@@ -59,16 +61,17 @@
  * that gains privilege (set-user-ID, set-group-ID, file capabilities:
  * whenever AT_SECURE is set), which clears it.
  * PR_FAULTAROUND_UNSET removes it (follow the system default);
- * PR_FAULTAROUND_RESERVED is kept for an automatic order (EINVAL).
- * prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) returns the order in effect, or
- * PR_FAULTAROUND_UNSET when none is set; errors return -1 with errno.
+ * PR_FAULTAROUND_AUTO asks for the adaptive order.
+ * prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) returns the order in effect,
+ * PR_FAULTAROUND_AUTO, or PR_FAULTAROUND_UNSET when none is set; errors
+ * return -1 with errno.
  */
 #ifndef PR_SET_FAULTAROUND
 #define PR_SET_FAULTAROUND		0x46415253	/* "FARS" */
 #define PR_GET_FAULTAROUND		0x46415247	/* "FARG" */
 #endif
-#ifndef PR_FAULTAROUND_RESERVED
-#define PR_FAULTAROUND_RESERVED		254	/* kept for an automatic order */
+#ifndef PR_FAULTAROUND_AUTO
+#define PR_FAULTAROUND_AUTO		254	/* size the window adaptively */
 #endif
 #ifndef PR_FAULTAROUND_UNSET
 #define PR_FAULTAROUND_UNSET		255

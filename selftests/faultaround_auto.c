@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault-around that needs no numbers: MADV_RANDOM and MADV_SEQUENTIAL size
+ * the window of a VMA without a hint, and the adaptive order ("auto") grows
+ * the window while faults walk through a file and keeps it at one page
+ * while they scatter.  Page-table state comes from /proc/self/pagemap.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fa_util.h"
+
+FIXTURE(advice)
+{
+	unsigned long table;	/* pages per page table */
+	unsigned long pages;	/* three page tables */
+	int max_order;
+	int fd;
+	uint8_t *map;
+};
+
+FIXTURE_VARIANT(advice)
+{
+	const char *fs;
+	int map_flags;
+};
+
+FIXTURE_VARIANT_ADD(advice, tmpfs_shared) { .fs = "tmpfs", .map_flags = MAP_SHARED };
+FIXTURE_VARIANT_ADD(advice, tmpfs_private) { .fs = "tmpfs", .map_flags = MAP_PRIVATE };
+FIXTURE_VARIANT_ADD(advice, ext4_shared) { .fs = "ext4", .map_flags = MAP_SHARED };
+
+FIXTURE_SETUP(advice)
+{
+	const char *dir = strcmp(variant->fs, "ext4") ?
+			  (getenv("FA_TESTDIR") ?: "/tmp") : getenv("FA_EXT4DIR");
+
+	self->fd = -1;
+	self->map = MAP_FAILED;
+	if (!fa_feature_present())
+		SKIP(return, "kernel without fault-around hints");
+	if (!dir)
+		SKIP(return, "no %s directory (FA_EXT4DIR)", variant->fs);
+	self->table = fa_pte_table_pages();
+	if (!self->table)
+		SKIP(return, "page-table size of this MMU unknown");
+	self->pages = 3 * self->table;
+	self->max_order = fa_expected_max_order();
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
+	self->fd = fa_make_file(dir, self->pages);
+	ASSERT_GE(self->fd, 0) TH_LOG("file in %s: %s", dir, strerror(errno));
+	self->map = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags,
+				   self->table, 0);
+	ASSERT_NE(self->map, MAP_FAILED);
+}
+
+FIXTURE_TEARDOWN(advice)
+{
+	if (self->map != MAP_FAILED)
+		munmap(self->map, self->pages * fa_page_size);
+	if (self->fd >= 0)
+		close(self->fd);
+	prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0);
+}
+
+/* Read page @idx; return how many pages the fault mapped, or -1. */
+static long fault_maps(uint8_t *map, unsigned long pages, unsigned long idx)
+{
+	long before = fa_count_present(map, pages), after;
+
+	if (before < 0)
+		return -1;
+	if (fa_touch(map + idx * fa_page_size) != fa_pattern(idx * fa_page_size))
+		return -1;
+	after = fa_count_present(map, pages);
+	return after < 0 ? -1 : after - before;
+}
+
+/*
+ * Read the mapping page by page from @from, as a scan does, and return how
+ * many faults it took; *@first_full gets the number of the first fault
+ * (counting from 1) that mapped a whole page table.
+ */
+static long scan(uint8_t *map, unsigned long pages, unsigned long table,
+		 unsigned long from, long *first_full)
+{
+	unsigned long idx;
+	long faults = 0, n;
+
+	*first_full = 0;
+	for (idx = from; idx < pages; idx++) {
+		if (fa_count_present(map + idx * fa_page_size, 1) == 1)
+			continue;
+		n = fault_maps(map, pages, idx);
+		if (n < 0)
+			return -1;
+		if (!n)
+			continue;
+		faults++;
+		if (!*first_full && (unsigned long)n == table)
+			*first_full = faults;
+	}
+	return faults;
+}
+
+/*
+ * Pages 4k + 2, in an order that jumps about: never adjacent, never the
+ * first page of the mapping.
+ */
+static bool sparse_lookups_map_one_page(uint8_t *map, unsigned long pages)
+{
+	unsigned long slots = pages / 4, i, step = 7;
+
+	while (slots % step == 0)
+		step += 2;
+	for (i = 0; i < slots; i++) {
+		unsigned long idx = (i * step) % slots * 4 + 2;
+
+		if (fault_maps(map, pages, idx) != 1)
+			return false;
+	}
+	return true;
+}
+
+TEST_F(advice, random_maps_only_the_fault)
+{
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size, MADV_RANDOM), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 1);
+	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 6), 1);
+}
+
+TEST_F(advice, sequential_maps_a_page_table)
+{
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_SEQUENTIAL), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5),
+		  (long)self->table);
+}
+
+TEST_F(advice, hint_beats_advice)
+{
+	size_t len = self->pages * fa_page_size;
+
+	ASSERT_EQ(madvise(self->map, len, MADV_RANDOM), 0);
+	ASSERT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(2)), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 4);
+	ASSERT_EQ(madvise(self->map, len, MADV_SEQUENTIAL), 0);
+	ASSERT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(0)), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, 2 * self->table + 5), 1);
+}
+
+TEST_F(advice, advice_beats_process_default)
+{
+	size_t len = self->pages * fa_page_size;
+
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
+	ASSERT_EQ(madvise(self->map, len, MADV_RANDOM), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 1);
+	ASSERT_EQ(madvise(self->map, len, MADV_NORMAL), 0);
+	EXPECT_EQ(fault_maps(self->map, self->pages, 2 * self->table + 5), 4);
+}
+
+/*
+ * The first page of a mapping has no history: its fault gets the system
+ * default window, like a mapping without any hint.
+ */
+TEST_F(advice, auto_first_page_gets_the_system_default)
+{
+	unsigned long bytes, nr, first, count;
+
+	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
+	nr = bytes / fa_page_size ?: 1;
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	ASSERT_EQ(fa_touch(self->map), fa_pattern(0));
+	fa_expected_window(0, nr, 0, self->table, &first, &count);
+	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, first, count));
+}
+
+/*
+ * A scan from the start of a mapping, aligned to a page table, maps a
+ * whole table per fault from fault max_order + 2 on at the latest (the
+ * window doubles from the system default, or from one page), and every
+ * table after the first in one fault.
+ */
+TEST_F(advice, auto_scan_reaches_a_page_table)
+{
+	long faults, first_full;
+
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	ASSERT_EQ(fa_smaps_order(self->map, NULL, NULL), FA_ORDER_AUTO);
+	faults = scan(self->map, self->pages, self->table, 0, &first_full);
+	ASSERT_GT(faults, 0);
+	EXPECT_GT(first_full, 0);
+	EXPECT_LE(first_full, self->max_order + 2);
+	EXPECT_LE(faults, first_full + 2)
+		TH_LOG("%ld faults for 3 page tables", faults);
+}
+
+TEST_F(advice, auto_sparse_lookups_stay_at_one_page)
+{
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	EXPECT_TRUE(sparse_lookups_map_one_page(self->map, self->pages));
+}
+
+/* A scan after sparse lookups still ramps up: nothing is remembered. */
+TEST_F(advice, auto_scan_after_lookups)
+{
+	long faults, first_full;
+
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	ASSERT_TRUE(sparse_lookups_map_one_page(self->map, self->table));
+	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+	faults = scan(self->map, self->pages, self->table, self->table,
+		      &first_full);
+	EXPECT_GT(first_full, 0);
+	EXPECT_LE(first_full, self->max_order + 2);
+	EXPECT_LE(faults, first_full + 1);
+}
+
+/* The process default "auto" applies to mappings without a hint. */
+TEST_F(advice, auto_process_default)
+{
+	long faults, first_full;
+
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_AUTO, 0, 0, 0), 0);
+	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), PR_FAULTAROUND_AUTO);
+	EXPECT_EQ(fa_status_order(), FA_ORDER_AUTO);
+	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+	EXPECT_TRUE(sparse_lookups_map_one_page(self->map, self->table));
+	faults = scan(self->map, self->pages, self->table, self->table,
+		      &first_full);
+	EXPECT_GT(first_full, 0);
+	EXPECT_LE(first_full, self->max_order + 2);
+	EXPECT_LE(faults, first_full + 1);
+}
+
+/* A scan from the end backwards ramps up the same way. */
+TEST_F(advice, auto_backward_scan)
+{
+	unsigned long idx;
+	long n, faults = 0, first_full = 0;
+
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	for (idx = self->pages; idx-- > 0;) {
+		if (fa_count_present(self->map + idx * fa_page_size, 1) == 1)
+			continue;
+		n = fault_maps(self->map, self->pages, idx);
+		ASSERT_GE(n, 0);
+		if (!n)
+			continue;
+		faults++;
+		if (!first_full && (unsigned long)n == self->table)
+			first_full = faults;
+	}
+	EXPECT_GT(first_full, 0);
+	EXPECT_LE(first_full, self->max_order + 2);
+	EXPECT_LE(faults, first_full + 2);
+}
+
+TEST_HARNESS_MAIN
