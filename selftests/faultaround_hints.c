@@ -493,7 +493,7 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 		EXPECT_EQ(start, want);
 		EXPECT_EQ(end, want + 8 * fa_page_size);
 		EXPECT_EQ(order, 3U);
-		EXPECT_STREQ(source, "vma");
+		EXPECT_STREQ(source, "hint");
 	}
 	fclose(f);
 	EXPECT_EQ(found, 1);
