@@ -9,6 +9,7 @@
 #   make kernel  [ARCH=ppc64le|x86_64] [VARIANT=debug]
 #   make guest   [ARCH=...]        cross-build tests, library, CLI, examples
 #   make initramfs [ARCH=...]
+#   make programs [ARCH=...]       the guest's disk of Debian programs
 #   make qemu-check [ARCH=...] [MMU=radix|hash] [VARIANT=debug]
 #   make qemu-shell [ARCH=...] [MMU=...]
 #   make host-check                native tests on this machine's kernel
@@ -43,13 +44,13 @@ GB := $(BUILD)/$(ARCH)
 SUBDIRS := selftests libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
-.PHONY: all deps kernel guest initramfs qemu-check qemu-shell check check-debug \
+.PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-debug \
 	host-check checkpatch demo bench clean help
 
 all: help
 
 help:
-	@sed -n '3,18p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -68,10 +69,13 @@ guest: deps
 initramfs: guest
 	@$(TOP)/scripts/initramfs.sh $(ARCH)
 
-qemu-check: kernel initramfs
+programs: deps
+	@$(TOP)/scripts/programs-image.sh $(ARCH)
+
+qemu-check: kernel initramfs programs
 	@$(TOP)/scripts/qemu-run.sh $(ARCH) $(MMU) check $(VARIANT)
 
-qemu-shell: kernel initramfs
+qemu-shell: kernel initramfs programs
 	@$(TOP)/scripts/qemu-run.sh $(ARCH) $(MMU) shell $(VARIANT)
 
 demo: deps

@@ -84,7 +84,7 @@ guest() {
 	local arch=$1 mmu=$2 variant=${3:-} name
 	name=$([ "$arch" = x86_64 ] && echo x86_64 || echo "pseries-$mmu")${variant:+-$variant}
 	stage "guest $name"
-	if ! make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"; then
+	if ! make -s -C "$top" kernel initramfs programs ARCH="$arch" VARIANT="$variant"; then
 		mark_failed "$name"
 		return
 	fi

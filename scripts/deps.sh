@@ -28,6 +28,26 @@ host_pkgs=(
 	ccache			# incremental kernel rebuilds across clones
 	gnuplot-nox		# benchmark charts (SVG)
 	valgrind		# memory and leak checks of the preload shim (ASan cannot be preloaded)
+	e2fsprogs		# mke2fs -d: the programs image without a root mount
+	sqlite3			# builds the programs image's database (the format is portable)
+	python3			# byte-compiles the image's Python stdlib, as Debian's postinst would
+)
+
+# The programs image (scripts/programs-image.sh): real programs from
+# Debian's archives that both guests run from a virtio disk.  apt resolves
+# their dependency closure for the guest's architecture alone, against an
+# empty dpkg status so that nothing installed on the host counts, and the
+# .debs are fetched into build/debs/DEBARCH once.
+image_pkgs=(
+	libc6			# the image's own C library serves everything in its chroot
+	libc-bin		# ldconfig: the guest writes the image's ld.so.cache at boot
+	dash			# /bin/sh for make's recipes and perf's helpers
+	sqlite3			# point lookups on a database read through mmap
+	python3			# interpreter startup and an import-heavy script (C extensions)
+	gcc make libc6-dev	# a real compile: zlib's example programs
+	zlib1g-dev		# libz for that compile, and it ships the C sources compiled
+	ripgrep			# scans a large file through mmap (rg --mmap)
+	linux-perf		# perf stat: fault counts, the fault_around tracepoint
 )
 
 guest_debs=(busybox-static liburing-dev liburing2)
@@ -84,3 +104,46 @@ if [ ! -f "$sysroot/.complete" ]; then
 	)
 	touch "$sysroot/.complete"
 fi
+
+# image_closure DEBARCH: "name version arch" of every package the image
+# needs, as apt resolves it for DEBARCH with nothing installed.
+image_closure() {
+	apt-get -s -q -o Dir::State::status=/dev/null \
+		-o APT::Architecture="$1" -o APT::Architectures::="$1" \
+		-o APT::Install-Recommends=false -o APT::Install-Suggests=false \
+		install "${image_pkgs[@]}" 2>"$BUILD/apt-resolve.log" |
+		sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*\[\([a-z0-9]*\)\]).*$/\1 \2 \3/p'
+}
+
+# Fetch the closure for DEBARCH into build/debs/DEBARCH; closure.txt lists
+# it for programs-image.sh and is redone only when image_pkgs change.
+fetch_image_debs() {
+	local debarch=$1 dir=$BUILD/debs/$1 key name ver arch want=()
+	key=$(printf '%s\n' "$debarch" "${image_pkgs[@]}" | sha256sum | cut -d' ' -f1)
+	[ -f "$dir/closure.txt" ] && [ "$(cat "$dir/closure.key" 2>/dev/null)" = "$key" ] && return
+	mkdir -p "$dir"
+	if ! dpkg --print-foreign-architectures | grep -qx "$debarch" &&
+	   [ "$(dpkg --print-architecture)" != "$debarch" ]; then
+		info "enabling dpkg multiarch for $debarch"
+		sudo_ dpkg --add-architecture "$debarch"
+		updated=0
+	fi
+	apt_update
+	image_closure "$debarch" >"$dir/closure.txt.tmp"
+	grep -q '^libc6 ' "$dir/closure.txt.tmp" ||
+		{ cat "$BUILD/apt-resolve.log" >&2; die "apt could not resolve the programs image for $debarch"; }
+	while read -r name ver arch; do
+		[ -f "$dir/${name}_${ver//:/%3a}_$arch.deb" ] && continue
+		if [ "$arch" = all ]; then want+=("$name=$ver"); else want+=("$name:$arch=$ver"); fi
+	done <"$dir/closure.txt.tmp"
+	if [ ${#want[@]} -gt 0 ]; then
+		info "downloading ${#want[@]} $debarch packages for the programs image"
+		(cd "$dir" && apt-get download -q "${want[@]}" >/dev/null 2>"$BUILD/apt-download.log") ||
+			{ cat "$BUILD/apt-download.log" >&2; die "apt-get download for the $debarch programs image failed"; }
+	fi
+	mv "$dir/closure.txt.tmp" "$dir/closure.txt"
+	echo "$key" >"$dir/closure.key"
+}
+
+fetch_image_debs amd64
+fetch_image_debs ppc64el

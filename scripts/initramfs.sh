@@ -71,6 +71,11 @@ if [ -d "$gb/libfaultaround" ]; then
 	chmod +x "$lib/run-check"
 	echo run-check >"$lib/TESTS"
 fi
+# The real programs' smoke test; the programs are on their own disk
+# (scripts/programs-image.sh).
+mkdir -p "$root/faultaround/programs"
+cp "$top/bench/programs/smoke.sh" "$top/bench/programs/workloads.sh" "$root/faultaround/programs/"
+echo smoke.sh >"$root/faultaround/programs/TESTS"
 [ -x "$top/scripts/guest-demo.sh" ] && cp "$top/scripts/guest-demo.sh" "$root/faultaround/demo.sh"
 cp "$top/scripts/guest-init" "$root/init"
 chmod +x "$root/init"

@@ -53,6 +53,13 @@ cmd+=(-m "${QEMU_MEM:-2G}" -smp "${QEMU_SMP:-2}" -nographic -initrd "$initrd"
       -append "$append" ${QEMU_EXTRA:-})
 
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs ARCH=$arch'"
+# The Debian programs (scripts/programs-image.sh), read-only: every run
+# sees the same bytes, and runs side by side can share the file.
+programs=$BUILD/$arch/programs.ext4
+if [ -f "$programs" ]; then
+	cmd+=(-drive "file=$programs,if=none,id=programs,format=raw,readonly=on"
+	      -device virtio-blk-pci,drive=programs)
+fi
 
 if [ "$mode" = shell ]; then
 	exec "${cmd[@]}"

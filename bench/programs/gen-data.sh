@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gen-data.sh DIR: write the real-program workloads' data into DIR (run on
+# the host by scripts/programs-image.sh; the result lands in the image at
+# /opt/faultaround).  Deterministic: the same files every time.
+#
+#   kv.db             sqlite3 database, table kv(id, k UNIQUE, v), ROWS rows
+#                     of about 230 bytes (~70 MB at the default 262144)
+#   lookups.sql       LOOKUPS point lookups by key, in pseudo-random order,
+#                     read through mmap (PRAGMA mmap_size)
+#   lookups-smoke.sql a few of them, and lookups-smoke.expected: what the
+#                     host's sqlite3 answers, for the guest to compare
+#   imports.expected  what imports.py prints with the host's python3
+#   big.txt           ~60 MB of text lines; two of them contain
+#                     "faultaround-needle", big.expected says which (as
+#                     "rg -n" prints them)
+set -eu
+
+dir=$1
+rows=${ROWS:-262144}
+lookups=${LOOKUPS:-1000}
+lines=${LINES_BIG:-1000000}
+mkdir -p "$dir"
+rm -f "$dir/kv.db"
+
+# k is a bijection of id (odd multiplier mod 2^32), so lookups by key land
+# all over the table and the index.
+sqlite3 -batch "$dir/kv.db" >/dev/null <<SQL
+PRAGMA page_size = 4096;
+PRAGMA journal_mode = DELETE;
+BEGIN;
+CREATE TABLE kv (id INTEGER PRIMARY KEY, k TEXT NOT NULL UNIQUE, v TEXT NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $rows)
+INSERT INTO kv SELECT i, printf('k%010d', (i * 2654435761) % 4294967296),
+	printf('row %d %0200d', i, (i * 7919) % 1000003) FROM n;
+COMMIT;
+VACUUM;
+SQL
+
+# lookups NAME COUNT STEP: point lookups of ids 1 + j*STEP mod ROWS.
+lookups() {
+	awk -v n="$2" -v step="$3" -v rows="$rows" 'BEGIN {
+		print "PRAGMA mmap_size = 268435456;"
+		for (j = 0; j < n; j++) {
+			id = 1 + (j * step) % rows
+			k = (id * 2654435761) % 4294967296
+			printf "SELECT id, k, length(v), substr(v, -12) FROM kv WHERE k = '\''k%010.0f'\'';\n", k
+		}
+	}' >"$dir/$1.sql"
+}
+lookups lookups "$lookups" 104729
+lookups lookups-smoke 5 65521
+sqlite3 -batch -readonly "$dir/kv.db" <"$dir/lookups-smoke.sql" >"$dir/lookups-smoke.expected"
+
+# What imports.py prints with the host's Python, for the guest to compare.
+python3 "$(dirname "$0")/imports.py" >"$dir/imports.expected"
+
+# Park-Miller, exact in awk's doubles: the same words on every awk.
+awk -v lines="$lines" 'BEGIN {
+	split("page fault around order window cache radix hash table mapping " \
+	      "file read kernel memory folio vma process default hint sequential " \
+	      "random scan compile import lookup index btree query python sqlite " \
+	      "ripgrep gcc", w, " ")
+	nw = 32; x = 12345
+	for (i = 1; i <= lines; i++) {
+		s = sprintf("%08d", i)
+		for (j = 0; j < 8; j++) {
+			x = (x * 16807) % 2147483647
+			s = s " " w[1 + x % nw]
+		}
+		if (i == 1000 || i == lines - 1000) {
+			s = s " faultaround-needle"
+			print i ":" s >"/dev/stderr"
+		}
+		print s
+	}
+}' >"$dir/big.txt" 2>"$dir/big.expected"

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# workloads.sh: the real-program workloads, sourced (busybox sh) by the
+# guest's smoke test and by the benchmarks.  Each wl_* function runs one
+# Debian program from the programs image, which /init mounts at $PROGRAMS
+# (scripts/guest-init), in a chroot with a clean environment, and prints
+# what the program printed.  The words in $RUN go before the program
+# inside the chroot: empty for a plain run, "$FA -o 0 --" for the
+# launcher, "$FA -r RULES --" for the preload shim, "perf stat ... --".
+#
+#   wl_sqlite [NAME]   sqlite3 point lookups through mmap, NAME.sql
+#                      (default lookups-smoke; lookups: 1000 of them)
+#   wl_python          python3 startup and an import-heavy script
+#   wl_cc DIR [PROG..] make + gcc: zlib's example programs into DIR
+#                      (inside the chroot, under /tmp; default: all nine)
+#   wl_zpipe DIR       round trip through DIR/zpipe (checks the compile)
+#   wl_cc_zpipe DIR    the smoke run's compile: zpipe alone, then the trip
+#   wl_rg              rg --mmap over a ~60 MB file for two needle lines
+#
+# The data and sources are described in bench/programs/gen-data.sh and
+# zlib-examples.mk; the expected outputs sit next to them in $DATA.
+
+PROGRAMS=${PROGRAMS:-/mnt/programs}
+DATA=/opt/faultaround
+FA=/faultaround/libfaultaround/faultaround
+RUN=${RUN:-}
+
+# in_image CMD...: run CMD in the image's chroot, after $RUN.
+in_image() {
+	env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME=/root TMPDIR=/tmp \
+		chroot "$PROGRAMS" $RUN "$@"
+}
+
+wl_sqlite() {
+	in_image sqlite3 -batch -readonly "$DATA/kv.db" <"$PROGRAMS$DATA/${1:-lookups-smoke}.sql"
+}
+
+wl_python() {
+	in_image python3 "$DATA/imports.py"
+}
+
+wl_cc() {
+	dir=$1
+	shift
+	mkdir -p "$PROGRAMS$dir" &&
+		in_image make --no-print-directory -f "$DATA/zlib/Makefile" -C "$dir" "$@"
+}
+
+wl_zpipe() {
+	in_image sh -c "echo faultaround | $1/zpipe | $1/zpipe -d"
+}
+
+wl_cc_zpipe() {
+	wl_cc "$1" -s zpipe && wl_zpipe "$1"
+}
+
+wl_rg() {
+	in_image rg --mmap --no-filename -n faultaround-needle "$DATA/big.txt"
+}
+
+# Run as a command (so that timeout can wrap it): workloads.sh wl_NAME ARGS.
+case ${0##*/} in
+workloads.sh) [ $# -gt 0 ] && "$@" ;;
+esac

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# programs-image.sh ARCH: build build/ARCH/programs.ext4, the disk of real
+# programs the guest mounts read-only at /mnt/programs (scripts/guest-init)
+# and runs in a chroot: a Debian root unpacked from the .debs that
+# scripts/deps.sh fetched for the guest's architecture (build/debs/DEBARCH,
+# their list in closure.txt), with the workloads' files and data from
+# bench/programs/ under /opt/faultaround.  Made without mounting anything
+# (mke2fs -d), and again only when the package list, this script or the
+# files it takes from bench/programs/ change.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+arch=${1:-ppc64le}
+case $arch in
+ppc64le) debarch=ppc64el ;;
+x86_64) debarch=amd64 ;;
+*) die "unknown ARCH '$arch'" ;;
+esac
+
+debs=$BUILD/debs/$debarch
+closure=$debs/closure.txt
+progs=$top/bench/programs
+img=$BUILD/$arch/programs.ext4
+root=$BUILD/$arch/programs-root
+data=$BUILD/programs-data
+
+[ -f "$closure" ] || die "$closure missing: run 'make deps'"
+
+# What goes into the image (the guest's scripts go into the initramfs).
+inputs=("$closure" "$0" "$progs/gen-data.sh" "$progs/imports.py" "$progs/zlib-examples.mk")
+key=$(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)
+if [ -f "$img" ] && [ "$(cat "$img.key" 2>/dev/null)" = "$key" ]; then
+	exit 0
+fi
+info "building the programs image for $arch ($(wc -l <"$closure") packages)"
+start=$SECONDS
+
+# The workloads' data is the same for every architecture: made once.
+data_key=$(cat "$progs/gen-data.sh" "$progs/imports.py" | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$data/.key" 2>/dev/null)" != "$data_key" ]; then
+	rm -rf "$data"
+	"$progs/gen-data.sh" "$data.tmp"
+	mv "$data.tmp" "$data"
+	echo "$data_key" >"$data/.key"
+fi
+
+rm -rf "$root"
+mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib" "$root/usr/lib64"
+# Merged /usr, as on an installed bookworm system; tar must keep these
+# links when a package ships /bin or /lib as directories.
+for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done
+while read -r name ver pkgarch; do
+	deb=$debs/${name}_${ver//:/%3a}_$pkgarch.deb
+	[ -f "$deb" ] || die "$deb missing: run 'make deps'"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$root"
+done <"$closure"
+
+# zlib1g-dev ships the C sources of zlib's examples: the compile workload.
+mkdir -p "$root/opt/faultaround/zlib"
+cp "$root"/usr/share/doc/zlib1g-dev/examples/*.[ch] "$root/opt/faultaround/zlib/"
+cp "$progs/zlib-examples.mk" "$root/opt/faultaround/zlib/Makefile"
+cp "$progs/imports.py" "$data"/* "$root/opt/faultaround/"
+# Documentation is not run; dropping it is what path-exclude setups do.
+rm -rf "$root"/usr/share/{doc,man,info,locale,lintian}
+
+# Byte-compile Python's modules as Debian's postinst (py3compile) would,
+# else every run compiles them again and cannot store the result on a
+# read-only disk.  The format depends on the Python version, not the arch.
+pyver=$(cd "$root/usr/lib" && ls -d python3.[0-9]* | head -1)
+if [ "$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')" = "$pyver" ]; then
+	python3 -m compileall -q -j0 -s "$root" -p / -x '/lib2to3/tests/' \
+		"$root/usr/lib/$pyver" "$root/usr/lib/python3/dist-packages" >/dev/null ||
+		die "compileall failed for the image's $pyver"
+else
+	warn "the host's python3 is not $pyver: the image's modules stay uncompiled"
+fi
+
+# Mount points for guest-init: the kernel's filesystems, tmpfs /tmp and
+# /run, the guest's /faultaround (launcher, shim, tests), and the
+# ld.so.cache that the image's own ldconfig writes at boot (the host's
+# ldconfig skips foreign ELF files, so it cannot write a ppc64el cache).
+mkdir -p "$root"/{proc,sys,dev,tmp,run,faultaround,root,etc}
+chmod 1777 "$root/tmp"
+: >"$root/etc/ld.so.cache"
+
+size=$(du -sm "$root" | cut -f1)
+size=$((size + size / 8 + 64))
+rm -f "$img.tmp"
+mke2fs -q -t ext4 -L fa-programs -m 0 -d "$root" "$img.tmp" "${size}M" >/dev/null
+mv "$img.tmp" "$img"
+echo "$key" >"$img.key"
+info "programs image ready: ${img#"$top"/} (${size} MB, $((SECONDS - start)) s)"
