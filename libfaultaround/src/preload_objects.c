@@ -58,10 +58,10 @@ struct fa_look {
 	size_t fresh, dropped;
 };
 
-static bool fa_dyn_has(const ElfW(Dyn) *d, ElfW(Sxword) tag, ElfW(Xword) flag)
+static bool fa_dyn_has(const ElfW(Dyn) *d, ElfW(Sxword) tag)
 {
 	for (; d && d->d_tag != DT_NULL; d++)
-		if (d->d_tag == tag && (!flag || (d->d_un.d_val & flag)))
+		if (d->d_tag == tag)
 			return true;
 	return false;
 }
@@ -114,7 +114,7 @@ static int fa_look_object(struct dl_phdr_info *info, size_t size, void *data)
 		fa_tab.subs = info->dlpi_subs;
 		fa_tab.gen++;
 		lk->changed = true;
-	} else if (fa_dyn_has(fa_dynamic(info), DT_RPATH, 0)) {
+	} else if (fa_dyn_has(fa_dynamic(info), DT_RPATH)) {
 		/* the executable's DT_RPATH is searched whoever calls */
 		lk->rpath = true;
 	}
@@ -256,18 +256,21 @@ bool fa_dlopen_caller_neutral(const char *file, const void *caller)
 {
 #if defined(__GLIBC_PREREQ) && __GLIBC_PREREQ(2, 35)
 	struct dl_find_object found;
-	const ElfW(Dyn) *dyn;
+	const ElfW(Dyn) *d;
+	bool bare = !strchr(file, '/');
 
 	if (strchr(file, '$') || __atomic_load_n(&fa_rpath, __ATOMIC_RELAXED) ||
 	    _dl_find_object((void *)caller, &found) != 0 ||
 	    !fa_in_base_namespace(found.dlfo_link_map))
 		return false;
-	dyn = found.dlfo_link_map->l_ld;
-	if (fa_dyn_has(dyn, DT_RPATH, 0))
-		return false;	/* not seen by a look yet, or the executable */
-	return strchr(file, '/') ||
-	       (!fa_dyn_has(dyn, DT_RUNPATH, 0) &&
-		!fa_dyn_has(dyn, DT_FLAGS_1, DF_1_NODEFLIB));
+	/* its DT_RPATH: not seen by a look yet, or the executable's */
+	for (d = found.dlfo_link_map->l_ld; d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_RPATH ||
+		    (bare && (d->d_tag == DT_RUNPATH ||
+			      (d->d_tag == DT_FLAGS_1 &&
+			       (d->d_un.d_val & DF_1_NODEFLIB)))))
+			return false;
+	return true;
 #else
 	(void)file;
 	(void)caller;
