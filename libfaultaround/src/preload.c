@@ -11,7 +11,7 @@
  *                             (malformed variable, kernel without the
  *                             feature), to stderr
  *
- * The shim never changes what the program sees: mmap/dlopen/dlclose return
+ * The shim never changes what the program sees: mmap/dlopen return
  * values and errno are preserved, and nothing is written to stdout or, unless
  * FAULTAROUND_DEBUG is set, to stderr.  It never blocks: the mmap hook takes
  * no lock of its own and calls nothing that takes the loader's locks, so a
@@ -38,14 +38,12 @@
 
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef void *(*dlopen_fn)(const char *, int);
-typedef int (*dlclose_fn)(void *);
 
 int fa_debug;
 static struct faultaround_rules *fa_rules;
 static int fa_active;		/* rules parsed and kernel supports hints */
 static mmap_fn real_mmap, real_mmap64;
 static dlopen_fn real_dlopen;
-static dlclose_fn real_dlclose;
 static int resolving;
 
 void fa_log(const char *fmt, ...)
@@ -88,7 +86,7 @@ static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
  */
 static void fa_resolve(void)
 {
-	if (__atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE) ||
+	if (__atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE) ||
 	    __atomic_exchange_n(&resolving, 1, __ATOMIC_ACQ_REL))
 		return;
 	__atomic_store_n(&real_mmap, (mmap_fn)dlsym(RTLD_NEXT, "mmap"),
@@ -96,8 +94,6 @@ static void fa_resolve(void)
 	__atomic_store_n(&real_mmap64, (mmap_fn)dlsym(RTLD_NEXT, "mmap64"),
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&real_dlopen, (dlopen_fn)dlsym(RTLD_NEXT, "dlopen"),
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&real_dlclose, (dlclose_fn)dlsym(RTLD_NEXT, "dlclose"),
 			 __ATOMIC_RELEASE);
 }
 
@@ -324,25 +320,6 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 			      addr, len, prot, flags, fd, off);
 }
 
-/* An unloaded object's span may be reused: the next dlopen() looks first. */
-__attribute__((visibility("default")))
-int dlclose(void *handle)
-{
-	dlclose_fn real = __atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE);
-	int r;
-
-	if (!real) {
-		fa_resolve();
-		real = __atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE);
-		if (!real)
-			return -1;
-	}
-	r = real(handle);
-	if (__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
-		fa_objects_stale();
-	return r;
-}
-
 static void *fa_dlopen_unresolved(const char *file, int mode)
 {
 	(void)file;
@@ -368,7 +345,10 @@ static void *fa_dlopen_and_sync(const char *file, int mode)
  * address: the real dlopen(), unless rules are active and the call is
  * caller-neutral (preload_objects.c), when the shim calls it and applies
  * the rules to what it added on return.  A jump leaves that to the next
- * dlopen().  Both first catch up with objects that came or went unseen.
+ * dlopen().  Both first catch up with objects that came or went since the
+ * last look (dlclose(), libc's own modules, a jump), so that the decision
+ * sees every loaded object and an object unloaded and loaded again at the
+ * same place is seen as new.
  */
 __attribute__((used, visibility("hidden")))
 dlopen_fn fa_dlopen_target(const char *file, int mode, const void *caller);
@@ -386,10 +366,8 @@ dlopen_fn fa_dlopen_target(const char *file, int mode, const void *caller)
 	if (!__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
 		return real;
 	saved = errno;
-	neutral = fa_objects_sync_if_stale() && file &&
+	neutral = fa_objects_sync() && file &&	/* dlopen(NULL) loads nothing */
 		  fa_dlopen_caller_neutral(file, caller);
-	if (!neutral && file)		/* dlopen(NULL) loads nothing */
-		fa_objects_stale();
 	if (fa_debug && file)
 		fa_log(PFX "dlopen %s: %s\n", file, neutral ?
 		       "the shim calls it" : "left to glibc, looked at by the next dlopen");

@@ -22,10 +22,6 @@ void fa_apply(void *addr, size_t len, const char *path, const char *why);
  * busy scan), true when the shim's view is up to date.
  */
 bool fa_objects_sync(void);
-/* Objects may have come or gone (a dlopen() or dlclose() the shim did not
- * follow): the next fa_objects_sync_if_stale() looks. */
-void fa_objects_stale(void);
-bool fa_objects_sync_if_stale(void);
 /* Whether glibc resolves dlopen(file) called from caller to the same files,
  * in the same namespace, when the shim calls it instead. */
 bool fa_dlopen_caller_neutral(const char *file, const void *caller);

@@ -11,7 +11,7 @@
  * rules, once.  A mapping that has its hint is never advised again, so a
  * hint the program set itself on one survives.
  *
- * Only the dlopen()/dlclose() wrappers and the constructor come here, never
+ * Only the dlopen() wrapper and the constructor come here, never
  * the mmap hook: dl_iterate_phdr() takes glibc's dl_load_write_lock, which
  * fork() does not reset in the child (it resets only dl_load_lock), so a
  * child forked while another thread held it would hang in the next call.
@@ -50,7 +50,7 @@ static struct {
 } fa_tab;
 
 static int fa_busy;		/* a thread owns fa_tab */
-static int fa_stale;		/* a look is owed */
+static int fa_stale;		/* a look was asked for */
 static bool fa_rpath;		/* an object but the executable has DT_RPATH */
 
 struct fa_look {
@@ -217,16 +217,6 @@ bool fa_objects_sync(void)
 		__atomic_store_n(&fa_busy, 0, __ATOMIC_SEQ_CST);
 	}
 	return true;
-}
-
-void fa_objects_stale(void)
-{
-	__atomic_store_n(&fa_stale, 1, __ATOMIC_SEQ_CST);
-}
-
-bool fa_objects_sync_if_stale(void)
-{
-	return !__atomic_load_n(&fa_stale, __ATOMIC_SEQ_CST) || fa_objects_sync();
 }
 
 /* glibc 2.35 bumps r_version to 2 when a second namespace is created. */

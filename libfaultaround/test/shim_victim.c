@@ -139,6 +139,13 @@ static int plugins(const char *tag, int report)
 		return 2;
 	if (h && plugin_answer(tag, "path", h, "plugin-path", report, NULL))
 		return 2;
+	/* Unloaded, it may come back at the same place: a new object still. */
+	if (report)
+		fputs("loading plugin-path again\n", stderr);
+	h = dlopen(path, RTLD_NOW);
+	printf("%s: dlopen plugin by path again %s\n", tag, h ? "ok" : dlerror());
+	if (h && plugin_answer(tag, "path", h, "plugin-path-again", report, NULL))
+		return 2;
 	own = map_own_hinted(page);
 	if (own == MAP_FAILED)
 		return 2;

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
-tap_plan 34
+tap_plan 36
 echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
@@ -155,6 +155,16 @@ else
 		hint plugin-name 1
 	tap_check "the shim keeps a hint the program set itself" hint own 2
 fi
+tap_check "rule applied again to a library loaded again after dlclose" \
+	hint plugin-path-again 1
+# ...as the shim's log says (the stand-in cannot tell the two apart).
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_DEBUG=1 FAULTAROUND_RULES='libfa_plugin_path*=order:1' \
+	"$V" child --report-hint > /dev/null 2> "$tmp/err"
+first=$(sed '/^loading plugin-path again$/q' "$tmp/err" | grep -c 'libfa_plugin_path.so.*: order 1$')
+again=$(sed '1,/^loading plugin-path again$/d' "$tmp/err" | grep -c 'libfa_plugin_path.so.*: order 1$')
+echo "# hinted mappings: $first at the first load, $again at the second"
+tap_check "the shim's log shows the library hinted at both loads" \
+	sh -c "[ '$first' -gt 0 ] && [ '$first' = '$again' ]"
 out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=order:0 "$V" status)
 tap_check "FAULTAROUND sets the process default" [ "$out" = "default order 0" ]
 # Above the maximum: the kernel clamps (the ABI issue), or the library
