@@ -9,7 +9,10 @@
  * main thread forks CHILDREN children, one after the other, that each map
  * a file and exit.  A child inherits whatever lock another thread held at
  * fork(); one that waits for it would wait for ever, so each child arms
- * alarm(CHILD_SECONDS) first and a hung child dies of SIGALRM.
+ * alarm(CHILD_SECONDS) first and a hung child dies of SIGALRM.  Should
+ * anything else stop the main thread (a child stuck before its alarm, the
+ * parent itself), a watchdog thread prints where the child and the
+ * parent's threads wait (/proc) and ends the run.
  * Exit status 0 when every child exited 0, 1 at the first that did not.
  */
 #include <dlfcn.h>
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,7 +37,10 @@
 #define CHILD_SECONDS	20
 
 static const char *dir;
-static int stop;
+static int stop;			/* the workers' */
+static int done;		/* the watchdog's */
+static int progress;		/* children reaped, workers joined */
+static pid_t child;		/* the child being waited for, or 0 */
 
 static int map_one(int i)
 {
@@ -82,6 +89,79 @@ static void *loader(void *arg)
 	return NULL;
 }
 
+/* Print the lines of /proc/PID/FILE that start with one of keys ("": all). */
+static void show(const char *what, const char *file, const char *keys)
+{
+	char path[400], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/%s", what, file);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char key[64];
+
+		if (sscanf(line, "%63[^:]", key) == 1 && *keys && !strstr(keys, key))
+			continue;
+		printf("#   %s %s: %s", what, file, line);
+		if (!strchr(line, '\n'))
+			putchar('\n');
+	}
+	fclose(f);
+}
+
+static void show_task(const char *what)
+{
+	show(what, "status", "State SigBlk SigPnd ShdPnd");
+	show(what, "wchan", "");
+	show(what, "syscall", "");
+	show(what, "stack", "");
+}
+
+static void *watchdog(void *arg)
+{
+	int last = -1, idle = 0;
+
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {
+		int now = __atomic_load_n(&progress, __ATOMIC_RELAXED);
+		pid_t pid = __atomic_load_n(&child, __ATOMIC_RELAXED);
+		char what[300];
+		struct dirent *de;
+		DIR *d;
+
+		sleep(1);
+		if (now != last) {
+			last = now;
+			idle = 0;
+			continue;
+		}
+		if (++idle < CHILD_SECONDS + 10)
+			continue;
+		printf("no progress for %d s at step %d; child %d:\n", idle,
+		       now, (int)pid);
+		if (pid > 0) {
+			snprintf(what, sizeof(what), "%d", (int)pid);
+			show_task(what);
+		}
+		d = opendir("/proc/self/task");
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] != '.') {
+				snprintf(what, sizeof(what), "self/task/%s",
+					 de->d_name);
+				show_task(what);
+			}
+		if (d)
+			closedir(d);
+		fflush(stdout);
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		_exit(1);
+	}
+	return NULL;
+}
+
 static int make_files(void)
 {
 	static char buf[FILE_LEN];
@@ -102,7 +182,7 @@ static int make_files(void)
 int main(int argc, char **argv)
 {
 	static const char *const names[LOADERS] = { "librt.so.1", "libm.so.6" };
-	pthread_t th[MAPPERS + LOADERS];
+	pthread_t th[MAPPERS + LOADERS], dog;
 	int i, n, ret = 0;
 
 	if (argc != 3 || (n = atoi(argv[2])) <= 0) {
@@ -110,8 +190,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* what was said survives a kill */
 	if (make_files() < 0) {
 		perror("files");
+		return 2;
+	}
+	if (pthread_create(&dog, NULL, watchdog, NULL)) {
+		fprintf(stderr, "pthread_create failed\n");
 		return 2;
 	}
 	for (i = 0; i < MAPPERS + LOADERS; i++)
@@ -134,6 +219,7 @@ int main(int argc, char **argv)
 			alarm(CHILD_SECONDS);
 			_exit(map_one(i) < 0 ? 3 : 0);
 		}
+		__atomic_store_n(&child, pid, __ATOMIC_RELAXED);
 		if (waitpid(pid, &st, 0) != pid) {
 			perror("waitpid");
 			ret = 2;
@@ -145,10 +231,16 @@ int main(int argc, char **argv)
 			printf("child %d of %d: status %#x\n", i + 1, n, st);
 			ret = 1;
 		}
+		__atomic_store_n(&child, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&progress, i + 1, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < MAPPERS + LOADERS; i++)
+	for (i = 0; i < MAPPERS + LOADERS; i++) {
 		pthread_join(th[i], NULL);
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
+	pthread_join(dog, NULL);
 	if (!ret)
 		printf("%d children forked and exited\n", n);
 	return ret;
