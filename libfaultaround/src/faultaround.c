@@ -20,6 +20,15 @@ static pthread_once_t fa_probe_once = PTHREAD_ONCE_INIT;
 static int fa_max;		/* max order, or -1 when unsupported */
 static size_t fa_page;
 
+/* Read one file of the sysfs directory (see fa_read_file()). */
+static int fa_sysfs_read(const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", fa_kernel_sysfs_dir(), name);
+	return fa_read_file(path, buf, size);
+}
+
 static int parse_uint(const char *s, unsigned long long *val)
 {
 	char *end;
@@ -52,10 +61,10 @@ static void fa_probe(void)
 	fa_page = (size_t)sysconf(_SC_PAGESIZE);
 	if (dis && *dis && strcmp(dis, "0"))
 		goto out;
-	if (fa_read_file(FA_SYSFS_DIR "/max_order", buf, sizeof(buf)) < 0 ||
+	if (fa_sysfs_read("max_order", buf, sizeof(buf)) < 0 ||
 	    parse_uint(buf, &max) < 0 || max > FAULTAROUND_ORDER_LIMIT)
 		goto out;
-	r = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0);
+	r = fa_kernel_prctl(PR_GET_FAULTAROUND, 0);
 	if (r < 0 || ((unsigned long)r > max && r != PR_FAULTAROUND_UNSET &&
 		      r != PR_FAULTAROUND_AUTO))
 		goto out;
@@ -138,7 +147,7 @@ int faultaround_set(void *addr, size_t len, int order)
 		advice = MADV_FAULTAROUND_AUTO;
 	else
 		advice = MADV_FAULTAROUND_ORDER(order);
-	return madvise(addr, len, advice);
+	return fa_kernel_madvise(addr, len, advice);
 }
 
 int faultaround_set_bytes(void *addr, size_t len, size_t bytes)
@@ -161,7 +170,7 @@ int faultaround_set_default(int order)
 	}
 	if (fa_check() < 0)
 		return -1;
-	return prctl(PR_SET_FAULTAROUND, (unsigned long)order, 0, 0, 0) < 0 ? -1 : 0;
+	return fa_kernel_prctl(PR_SET_FAULTAROUND, (unsigned long)order) < 0 ? -1 : 0;
 }
 
 int faultaround_set_default_bytes(size_t bytes)
@@ -178,7 +187,7 @@ int faultaround_get_default(void)
 
 	if (fa_check() < 0)
 		return -1;
-	r = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0);
+	r = fa_kernel_prctl(PR_GET_FAULTAROUND, 0);
 	if (r < 0)
 		return -1;
 	return (int)r;
@@ -215,7 +224,7 @@ int faultaround_get_system_default_bytes(size_t *bytes)
 	}
 	if (fa_check() < 0)
 		return -1;
-	if (fa_read_file(FA_SYSFS_DIR "/default_bytes", buf, sizeof(buf)) < 0)
+	if (fa_sysfs_read("default_bytes", buf, sizeof(buf)) < 0)
 		return -1;
 	if (parse_uint(buf, &val) < 0 || val > SIZE_MAX) {
 		errno = EIO;
@@ -227,12 +236,14 @@ int faultaround_get_system_default_bytes(size_t *bytes)
 
 int faultaround_set_system_default_bytes(size_t bytes)
 {
+	char path[PATH_MAX];
 	FILE *f;
 	int ret = 0, saved;
 
 	if (fa_check() < 0)
 		return -1;
-	f = fopen(FA_SYSFS_DIR "/default_bytes", "we");
+	snprintf(path, sizeof(path), "%s/default_bytes", fa_kernel_sysfs_dir());
+	f = fopen(path, "we");
 	if (!f)
 		return -1;
 	setvbuf(f, NULL, _IONBF, 0);
@@ -316,7 +327,7 @@ int faultaround_for_each_vma(pid_t pid,
 		memcpy(st->vma.perms, perms, sizeof(perms));
 		snprintf(st->path, sizeof(st->path), "%s", path);
 		st->vma.path = st->path;
-		st->vma.order = FAULTAROUND_UNSET;
+		st->vma.order = fa_kernel_vma_order(start, end, path);
 		st->have = 1;
 		errno = 0;
 	}

@@ -9,6 +9,26 @@
 #define FA_SYSFS_DIR		"/sys/kernel/mm/faultaround"
 #define FA_LINE_MAX		8192
 
+/*
+ * The kernel interface, in one place.  Test builds (FA_FAKE_KERNEL) route it
+ * to the stand-in in test/fake_kernel.c, which FAULTAROUND_TEST_SYSFS turns
+ * on; the installed library and shim call the kernel directly and contain
+ * no trace of it.
+ */
+#ifdef FA_FAKE_KERNEL
+const char *fa_kernel_sysfs_dir(void);
+int fa_kernel_madvise(void *addr, size_t len, int advice);
+int fa_kernel_prctl(int option, unsigned long arg);
+/* The hint smaps would show for the VMA [start, end) of path. */
+int fa_kernel_vma_order(unsigned long start, unsigned long end,
+			const char *path);
+#else
+#define fa_kernel_sysfs_dir()		FA_SYSFS_DIR
+#define fa_kernel_madvise(addr, len, advice)	madvise((addr), (len), (advice))
+#define fa_kernel_prctl(option, arg)	prctl((option), (arg), 0, 0, 0)
+#define fa_kernel_vma_order(start, end, path)	FAULTAROUND_UNSET
+#endif
+
 /* A malloc-free line reader over a file descriptor (for /proc files).
  * Lines longer than FA_LINE_MAX - 1 are truncated. */
 struct fa_lines {

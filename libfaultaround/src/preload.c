@@ -5,27 +5,28 @@
  *   FAULTAROUND=SIZE          process default, set once at load (prctl)
  *   FAULTAROUND_RULES=RULES   per-file hints: at load on the executable's
  *                             and libraries' mappings, on every later file
- *                             mmap/mmap64, and after dlopen()
- *   FAULTAROUND_DEBUG=1       log every decision to stderr
+ *                             mmap/mmap64, and on the objects each dlopen()
+ *                             adds (preload_objects.c)
+ *   FAULTAROUND_DEBUG=1       log every decision, and why nothing happens
+ *                             (malformed variable, kernel without the
+ *                             feature), to stderr
  *
- * The shim never changes what the program sees: mmap/dlopen return values
- * and errno are preserved, nothing is written to stdout, and on a kernel
- * without the feature or with a malformed variable it warns once on stderr
- * and does nothing.  Variables are read with secure_getenv(), so a setuid
- * program ignores them; static programs do not load the shim at all.
+ * The shim never changes what the program sees: mmap/dlopen return
+ * values and errno are preserved, and nothing is written to stdout or, unless
+ * FAULTAROUND_DEBUG is set, to stderr.  It never blocks: the mmap hook takes
+ * no lock of its own and calls nothing that takes the loader's locks, so a
+ * child forked at any moment can map files.  Variables are
+ * read with secure_getenv(), so a setuid program ignores them; static
+ * programs do not load the shim at all.
  */
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <limits.h>
-#include <link.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -33,22 +34,19 @@
 
 #include "faultaround.h"
 #include "internal.h"
-
-#define PFX "libfaultaround-preload: "
+#include "preload.h"
 
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef void *(*dlopen_fn)(const char *, int);
 
+int fa_debug;
 static struct faultaround_rules *fa_rules;
 static int fa_active;		/* rules parsed and kernel supports hints */
-static int fa_debug;
 static mmap_fn real_mmap, real_mmap64;
 static dlopen_fn real_dlopen;
 static int resolving;
-static int fa_scan_pending;	/* a dlopen() ran that we could not follow */
 
-static void fa_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fa_log(const char *fmt, ...)
+void fa_log(const char *fmt, ...)
 {
 	char buf[PATH_MAX + 256];
 	va_list ap;
@@ -63,6 +61,15 @@ static void fa_log(const char *fmt, ...)
 		n = sizeof(buf) - 1;
 	if (write(STDERR_FILENO, buf, (size_t)n) < 0)
 		return;
+}
+
+/* strerror() may take the locale's lock, which a forked child can inherit
+ * held: the untranslated text needs none. */
+static const char *fa_strerror(int err)
+{
+	const char *s = strerrordesc_np(err);
+
+	return s ? s : "unknown error";
 }
 
 static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
@@ -90,11 +97,15 @@ static void fa_resolve(void)
 			 __ATOMIC_RELEASE);
 }
 
+/*
+ * An order above the running kernel's maximum goes to the library as it is
+ * (the kernel clamps it, or the library refuses it): never dropped unseen.
+ */
 static void fa_apply_size(void *addr, size_t len,
 			  const struct faultaround_size *sz, const char *path,
 			  const char *why)
 {
-	int order, r;
+	int order, r, err;
 
 	if (!sz) {
 		if (fa_debug)
@@ -104,18 +115,22 @@ static void fa_apply_size(void *addr, size_t len,
 	}
 	order = faultaround_size_to_order(sz);
 	r = order < 0 ? -1 : faultaround_set(addr, len, order);
+	err = errno;
 	if (!fa_debug)
 		return;
+	if (!path)
+		path = "(seen before)";
 	if (r < 0)
-		fa_log(PFX "%s %s %p+%#zx: order %d failed: %s\n", why, path, addr,
-		       len, order, strerror(errno));
+		fa_log(PFX "%s %s %p+%#zx: order %d (kernel maximum %d) failed: %s\n",
+		       why, path, addr, len, order, faultaround_max_order(),
+		       fa_strerror(err));
 	else if (order == FAULTAROUND_UNSET)
 		fa_log(PFX "%s %s %p+%#zx: hint cleared\n", why, path, addr, len);
 	else
 		fa_log(PFX "%s %s %p+%#zx: order %d\n", why, path, addr, len, order);
 }
 
-static void fa_apply(void *addr, size_t len, const char *path, const char *why)
+void fa_apply(void *addr, size_t len, const char *path, const char *why)
 {
 	fa_apply_size(addr, len, faultaround_rules_match(fa_rules, path), path,
 		      why);
@@ -127,43 +142,71 @@ static void fa_apply(void *addr, size_t len, const char *path, const char *why)
  * rule matched (or that none did) per (device, inode).  A file renamed after
  * its first mapping keeps the decision taken under its old name; the debug
  * log, which names every path, bypasses the cache.
+ *
+ * Each slot is a sequence lock without a lock: a writer that cannot make
+ * the sequence odd leaves the slot alone, and a reader that sees it odd or
+ * changed takes the slow path.  Nothing ever waits, so a child forked
+ * while a writer was half-way has one slot that always misses, not a hang.
  */
 #define FA_SEEN_SLOTS	64
 
 struct fa_seen {
-	dev_t dev;
-	ino_t ino;
-	const struct faultaround_size *sz;
-	bool used;
+	unsigned long seq;	/* odd while written */
+	unsigned long long dev, ino;
+	const struct faultaround_size *sz;	/* NULL: empty slot */
 };
 
 static struct fa_seen fa_seen[FA_SEEN_SLOTS];
-static pthread_mutex_t fa_seen_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct faultaround_size fa_no_rule;	/* no rule matched */
 
-static struct fa_seen *fa_seen_slot(dev_t dev, ino_t ino)
+static struct fa_seen *fa_seen_slot(const struct stat *st)
 {
-	return &fa_seen[(size_t)(ino ^ dev * 31) % FA_SEEN_SLOTS];
+	return &fa_seen[(size_t)(st->st_ino ^ st->st_dev * 31) % FA_SEEN_SLOTS];
+}
+
+static bool fa_seen_get(const struct stat *st, const struct faultaround_size **sz)
+{
+	struct fa_seen *s = fa_seen_slot(st);
+	unsigned long seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	bool hit;
+
+	if (seq & 1)
+		return false;
+	hit = __atomic_load_n(&s->dev, __ATOMIC_RELAXED) == st->st_dev &&
+	      __atomic_load_n(&s->ino, __ATOMIC_RELAXED) == st->st_ino;
+	*sz = __atomic_load_n(&s->sz, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return hit && *sz && __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
+}
+
+static void fa_seen_put(const struct stat *st, const struct faultaround_size *sz)
+{
+	struct fa_seen *s = fa_seen_slot(st);
+	unsigned long seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	if ((seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->dev, st->st_dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ino, st->st_ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->sz, sz, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 static void fa_hint_fd(void *addr, size_t len, int fd)
 {
 	char link[64], path[PATH_MAX];
 	const struct faultaround_size *sz;
-	struct fa_seen *slot = NULL;
 	struct stat st;
-	bool hit = false;
+	bool cache = !fa_debug && fstat(fd, &st) == 0;
 	ssize_t n;
 
-	if (!fa_debug && fstat(fd, &st) == 0) {
-		slot = fa_seen_slot(st.st_dev, st.st_ino);
-		pthread_mutex_lock(&fa_seen_lock);
-		hit = slot->used && slot->dev == st.st_dev && slot->ino == st.st_ino;
-		sz = slot->sz;
-		pthread_mutex_unlock(&fa_seen_lock);
-		if (hit) {
-			fa_apply_size(addr, len, sz, NULL, "mmap");
-			return;
-		}
+	if (cache && fa_seen_get(&st, &sz)) {
+		fa_apply_size(addr, len, sz == &fa_no_rule ? NULL : sz, NULL,
+			      "mmap");
+		return;
 	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
@@ -171,103 +214,9 @@ static void fa_hint_fd(void *addr, size_t len, int fd)
 		return;
 	path[n] = '\0';
 	sz = faultaround_rules_match(fa_rules, path);
-	if (slot) {
-		pthread_mutex_lock(&fa_seen_lock);
-		*slot = (struct fa_seen){ st.st_dev, st.st_ino, sz, true };
-		pthread_mutex_unlock(&fa_seen_lock);
-	}
+	if (cache)
+		fa_seen_put(&st, sz ? sz : &fa_no_rule);
 	fa_apply_size(addr, len, sz, path, "mmap");
-}
-
-/*
- * Where the loaded objects lie (PT_LOAD spans).  Scans apply the rules only
- * there: the program's own file mappings got their rule at mmap() time, and
- * a hint the program has set on one since must survive a later rescan.
- */
-#define FA_MAX_OBJECTS	4096
-
-struct fa_objects {
-	size_t n;
-	struct {
-		uintptr_t start, end;
-	} span[FA_MAX_OBJECTS];
-};
-
-static int fa_add_object(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct fa_objects *objs = data;
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type != PT_LOAD)
-			continue;
-		if (info->dlpi_addr + ph->p_vaddr < lo)
-			lo = info->dlpi_addr + ph->p_vaddr;
-		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
-			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-	}
-	if (lo < hi && objs->n < FA_MAX_OBJECTS) {
-		objs->span[objs->n].start = lo;
-		objs->span[objs->n].end = hi;
-		objs->n++;
-	}
-	return 0;
-}
-
-static bool fa_in_object(const struct fa_objects *objs, unsigned long start,
-			 unsigned long end)
-{
-	size_t i;
-
-	for (i = 0; i < objs->n; i++)
-		if (start < objs->span[i].end && end > objs->span[i].start)
-			return true;
-	return false;
-}
-
-/* Never malloc() here: an allocator's own mmap() may have brought us here. */
-static void *fa_scratch(size_t len)
-{
-	return real_mmap ? real_mmap(NULL, len, PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-			 : raw_mmap(NULL, len, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-}
-
-/* Apply the rules to the loaded objects' file mappings in /proc/self/maps. */
-static void fa_scan(const char *why)
-{
-	struct fa_objects *objs;
-	struct fa_lines *lr;
-	char *line;
-
-	objs = fa_scratch(sizeof(*objs));
-	if (objs == MAP_FAILED)
-		return;
-	lr = fa_scratch(sizeof(*lr));
-	if (lr == MAP_FAILED)
-		goto out;
-	dl_iterate_phdr(fa_add_object, objs);
-	if (fa_lines_open(lr, "/proc/self/maps") == 0) {
-		while ((line = fa_lines_next(lr))) {
-			unsigned long start, end;
-			const char *path;
-			char perms[5];
-
-			if (fa_parse_maps_line(line, &start, &end, perms, &path) ||
-			    path[0] != '/' || !fa_in_object(objs, start, end))
-				continue;
-			fa_apply((void *)start, end - start, path, why);
-		}
-		fa_lines_close(lr);
-	}
-	munmap(lr, sizeof(*lr));
-out:
-	munmap(objs, sizeof(*objs));
 }
 
 static int env_flag(const char *name)
@@ -277,6 +226,7 @@ static int env_flag(const char *name)
 	return v && *v && strcmp(v, "0");
 }
 
+/* Everything that goes wrong here is said once, and only in debug. */
 __attribute__((constructor)) static void fa_preload_init(void)
 {
 	const char *size_s = secure_getenv("FAULTAROUND");
@@ -296,84 +246,41 @@ __attribute__((constructor)) static void fa_preload_init(void)
 	if (!size_s && !rules_s)
 		goto out;
 	if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0) {
-		fa_log(PFX "FAULTAROUND: %s; hints disabled\n", err);
+		if (fa_debug)
+			fa_log(PFX "FAULTAROUND: %s; hints disabled\n", err);
 		goto out;
 	}
 	if (rules_s && !(rules = faultaround_rules_parse(rules_s, err, sizeof(err)))) {
-		fa_log(PFX "FAULTAROUND_RULES: %s; hints disabled\n", err);
+		if (fa_debug)
+			fa_log(PFX "FAULTAROUND_RULES: %s; hints disabled\n", err);
 		goto out;
 	}
 	if (!faultaround_supported()) {
-		fa_log(PFX "kernel lacks fault-around hints; FAULTAROUND%s ignored\n",
-		       rules ? "_RULES" : "");
+		if (fa_debug)
+			fa_log(PFX "kernel lacks fault-around hints; FAULTAROUND%s ignored\n",
+			       rules ? "_RULES" : "");
 		faultaround_rules_free(rules);
 		goto out;
 	}
 	if (size_s) {
 		order = faultaround_size_to_order(&size);
-		if (order < 0 || faultaround_set_default(order) < 0)
-			fa_log(PFX "FAULTAROUND=%s: cannot set process default: %s\n",
-			       size_s, strerror(errno));
-		else if (fa_debug)
+		if (order < 0 || faultaround_set_default(order) < 0) {
+			if (fa_debug)
+				fa_log(PFX "FAULTAROUND=%s: cannot set process default (order %d, kernel maximum %d): %s\n",
+				       size_s, order, faultaround_max_order(),
+				       fa_strerror(errno));
+		} else if (fa_debug) {
 			fa_log(PFX "process default order %d%s\n", order,
 			       order == FAULTAROUND_UNSET ? " (unset)" : "");
+		}
 	}
 	if (rules) {
 		fa_rules = rules;
-		fa_scan("load");
+		fa_objects_sync();
 		__atomic_store_n(&fa_active, 1, __ATOMIC_RELEASE);
 	}
 out:
 	errno = saved;
-}
-
-/*
- * glibc's dlopen() works on behalf of the object its return address lies in:
- * that object's DT_RPATH/DT_RUNPATH find a bare name, $ORIGIN expands to its
- * directory, and it becomes the loader of the new object, whose dependencies
- * then search the DT_RPATH of that loader chain.  Calling the real dlopen()
- * from the shim makes the shim that object.  It opens the same files only
- * for a path with a slash and no dynamic string token, and only while no
- * object but the executable (whose DT_RPATH is searched either way) has a
- * DT_RPATH.
- */
-static int fa_has_rpath(struct dl_phdr_info *info, size_t size, void *first)
-{
-	int i;
-
-	(void)size;
-	if (*(bool *)first) {		/* the executable */
-		*(bool *)first = false;
-		return 0;
-	}
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Dyn) *d;
-
-		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
-			continue;
-		d = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-		for (; d->d_tag != DT_NULL; d++)
-			if (d->d_tag == DT_RPATH)
-				return 1;
-	}
-	return 0;
-}
-
-static bool fa_dlopen_caller_neutral(const char *file)
-{
-	bool first = true;
-
-	if (!strchr(file, '/') || strchr(file, '$'))
-		return false;
-	return dl_iterate_phdr(fa_has_rpath, &first) == 0;
-}
-
-/* The scan a dlopen() left to us: done at the shim's next mmap or dlopen. */
-static void fa_scan_if_pending(void)
-{
-	if (__atomic_load_n(&fa_scan_pending, __ATOMIC_ACQUIRE) &&
-	    __atomic_exchange_n(&fa_scan_pending, 0, __ATOMIC_ACQ_REL))
-		fa_scan("dlopen");
 }
 
 static void *fa_mmap_common(mmap_fn real, void *addr, size_t len, int prot,
@@ -387,12 +294,11 @@ static void *fa_mmap_common(mmap_fn real, void *addr, size_t len, int prot,
 	real = real ? real : __atomic_load_n(&real_mmap, __ATOMIC_ACQUIRE);
 	p = real ? real(addr, len, prot, flags, fd, off)
 		 : raw_mmap(addr, len, prot, flags, fd, off);
-	if (p == MAP_FAILED || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+	if (p == MAP_FAILED || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE) ||
+	    fd < 0 || (flags & MAP_ANONYMOUS))
 		return p;
 	saved = errno;
-	fa_scan_if_pending();
-	if (fd >= 0 && !(flags & MAP_ANONYMOUS))
-		fa_hint_fd(p, len, fd);
+	fa_hint_fd(p, len, fd);
 	errno = saved;
 	return p;
 }
@@ -421,7 +327,7 @@ static void *fa_dlopen_unresolved(const char *file, int mode)
 	return NULL;
 }
 
-static void *fa_dlopen_and_scan(const char *file, int mode)
+static void *fa_dlopen_and_sync(const char *file, int mode)
 {
 	void *h = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE)(file, mode);
 	int saved;
@@ -429,22 +335,27 @@ static void *fa_dlopen_and_scan(const char *file, int mode)
 	if (!h)
 		return h;
 	saved = errno;
-	fa_scan("dlopen");
+	fa_objects_sync();
 	errno = saved;
 	return h;
 }
 
 /*
  * What the exported dlopen() jumps to with its own arguments and return
- * address: the real dlopen(), unless the call is caller-neutral and rules
- * are active, when the shim may call it and scan on return.  A jump that is
- * not caller-neutral leaves the scan to the next mmap or dlopen.
+ * address: the real dlopen(), unless rules are active and the call is
+ * caller-neutral (preload_objects.c), when the shim calls it and applies
+ * the rules to what it added on return.  A jump leaves that to the next
+ * dlopen().  Both first catch up with objects that came or went since the
+ * last look (dlclose(), libc's own modules, a jump), so that the decision
+ * sees every loaded object and an object unloaded and loaded again at the
+ * same place is seen as new.
  */
 __attribute__((used, visibility("hidden")))
-dlopen_fn fa_dlopen_target(const char *file, int mode);
-dlopen_fn fa_dlopen_target(const char *file, int mode)
+dlopen_fn fa_dlopen_target(const char *file, int mode, const void *caller);
+dlopen_fn fa_dlopen_target(const char *file, int mode, const void *caller)
 {
 	dlopen_fn real;
+	bool neutral;
 	int saved;
 
 	(void)mode;
@@ -452,22 +363,23 @@ dlopen_fn fa_dlopen_target(const char *file, int mode)
 	real = __atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE);
 	if (!real)
 		return fa_dlopen_unresolved;
-	if (!file || !__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
-		return real;	/* dlopen(NULL) loads nothing */
+	if (!__atomic_load_n(&fa_active, __ATOMIC_ACQUIRE))
+		return real;
 	saved = errno;
-	fa_scan_if_pending();
+	neutral = fa_objects_sync() && file &&	/* dlopen(NULL) loads nothing */
+		  fa_dlopen_caller_neutral(file, caller);
+	if (fa_debug && file)
+		fa_log(PFX "dlopen %s: %s\n", file, neutral ?
+		       "the shim calls it" : "left to glibc, looked at by the next dlopen");
 	errno = saved;
-	if (fa_dlopen_caller_neutral(file))
-		return fa_dlopen_and_scan;
-	__atomic_store_n(&fa_scan_pending, 1, __ATOMIC_RELEASE);
-	return real;
+	return neutral ? fa_dlopen_and_sync : real;
 }
 
 /*
- * dlopen() itself: keep the arguments, ask fa_dlopen_target(), restore the
- * stack and jump.  In assembly because a compiler may turn the jump into a
- * call (GCC does for any indirect call on ppc64le ELFv2), which would make
- * the shim glibc's caller.
+ * dlopen() itself: keep the arguments, ask fa_dlopen_target() with the
+ * caller's return address, restore the stack and jump.  In assembly because
+ * a compiler may turn the jump into a call (GCC does for any indirect call
+ * on ppc64le ELFv2), which would make the shim glibc's caller.
  */
 #define FA_ASM_BEGIN(sym)						\
 	"	.text\n"							\
@@ -483,6 +395,7 @@ dlopen_fn fa_dlopen_target(const char *file, int mode)
 #if defined(__x86_64__)
 __asm__(
 	FA_ASM_BEGIN("dlopen")
+	"	movq	(%rsp), %rdx\n"		/* the caller's return address */
 	"	pushq	%rdi\n"
 	"	.cfi_adjust_cfa_offset 8\n"
 	"	pushq	%rsi\n"
@@ -505,6 +418,7 @@ __asm__(
 	"	addi	2, 2, .TOC.-0b@l\n"
 	"	.localentry dlopen, .-dlopen\n"
 	"	mflr	0\n"
+	"	mr	5, 0\n"			/* the caller's return address */
 	"	std	0, 16(1)\n"
 	"	stdu	1, -112(1)\n"	/* past a parameter save area */
 	"	.cfi_def_cfa_offset 112\n"
@@ -529,6 +443,7 @@ __asm__(
 __attribute__((visibility("default")))
 void *dlopen(const char *file, int mode)
 {
-	return fa_dlopen_target(file, mode)(file, mode);
+	return fa_dlopen_target(file, mode, __builtin_return_address(0))(file,
+									  mode);
 }
 #endif

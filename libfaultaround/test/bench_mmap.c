@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench_mmap N REPEATS LABEL [repeat|first|components]: REPEATS times, time
- * N operations and print mean and stddev of ns per operation.  bench.sh runs
- * it without the shim and with LD_PRELOAD=libfaultaround-preload.so.
+ * bench_mmap N REPEATS LABEL [MODE]: REPEATS times, time N operations and
+ * print mean and stddev of ns per operation.  bench.sh runs it without the
+ * shim and with LD_PRELOAD=libfaultaround-preload.so.
  *
  *   repeat      mmap+munmap of one 64K file, already mapped before (the
  *               shim's per-inode cache hits: one fstat, no readlink)
@@ -12,8 +12,14 @@
  *               empty system call, fstat, the readlink, rule matching, and
  *               mmap+faultaround_set+munmap, which is what a program that
  *               sets the hint itself pays
+ *   dlopen-name dlopen()+dlclose() of libm, loaded already, by bare name
+ *               (this program has a RUNPATH: the shim jumps to glibc)
+ *   dlopen-path the same by path (the shim calls dlopen() and looks at
+ *               what it added on return)
  */
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +42,7 @@ struct bench {
 	char dir[32];		/* "first": its files fa_bench_0.. */
 	long files, next;
 	char link[64];
+	char lib[PATH_MAX];	/* dlopen-name/dlopen-path: what to dlopen() */
 	struct faultaround_rules *rules;
 	double *t;
 };
@@ -112,6 +119,25 @@ static int op_mmap_set_munmap(struct bench *b)
 	if (faultaround_set(p, FILE_LEN, 0) < 0)
 		return -1;
 	return munmap(p, FILE_LEN);
+}
+
+static int op_dlopen(struct bench *b)
+{
+	void *h = dlopen(b->lib, RTLD_NOW);
+
+	return h && dlclose(h) == 0 ? 0 : -1;
+}
+
+/* libm is loaded (this program links it): its name, or its path. */
+static int pick_lib(struct bench *b, int by_path)
+{
+	struct link_map *map;
+	void *h = dlopen("libm.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+	if (!h || dlinfo(h, RTLD_DI_LINKMAP, &map) < 0)
+		return -1;
+	snprintf(b->lib, sizeof(b->lib), "%s", by_path ? map->l_name : "libm.so.6");
+	return dlclose(h);
 }
 
 static int file_name(struct bench *b, long i, char *buf, size_t size)
@@ -207,8 +233,9 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	if (b.n <= 0 || b.reps < 1 || (strcmp(mode, "repeat") &&
-	    strcmp(mode, "first") && strcmp(mode, "components"))) {
-		fprintf(stderr, "usage: %s N REPEATS LABEL [repeat|first|components]\n",
+	    strcmp(mode, "first") && strcmp(mode, "components") &&
+	    strcmp(mode, "dlopen-name") && strcmp(mode, "dlopen-path"))) {
+		fprintf(stderr, "usage: %s N REPEATS LABEL [repeat|first|components|dlopen-name|dlopen-path]\n",
 			argv[0]);
 		return 1;
 	}
@@ -221,6 +248,14 @@ int main(int argc, char **argv)
 	unlink(path);
 	if (!strcmp(mode, "repeat")) {
 		ret = run(&b, label, op_mmap_munmap) < 0;
+		goto out;
+	}
+	if (!strncmp(mode, "dlopen-", 7)) {
+		if (pick_lib(&b, !strcmp(mode, "dlopen-path")) < 0) {
+			fprintf(stderr, "libm: %s\n", dlerror());
+			goto out;
+		}
+		ret = run(&b, label, op_dlopen) < 0;
 		goto out;
 	}
 	if (!strcmp(mode, "first")) {

@@ -4,10 +4,15 @@
  * without libfaultaround-preload.so: file/anonymous/failing mmap and mmap64
  * with errno checks, dlopen success and failure, fork and exec.
  *   shim_victim [noexec|child] [--report-hint]
- * --report-hint writes the hint of its file mapping to stderr.
+ * --report-hint writes to stderr the hints (faultaround_get()) of its file
+ * mapping and of the libraries it loads.
+ *   shim_victim dlopen-loop N     N times dlopen() libm by name and by
+ *                                 path, and dlclose() both
+ *   shim_victim status            the process default
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,43 +26,70 @@
 
 static void report_hint(const char *label, const void *addr)
 {
-	char line[4096];
-	int in = 0;
-	FILE *f = fopen("/proc/self/smaps", "r");
+	int order;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long s, e;
+	if (faultaround_get(addr, &order) == 0)
+		fprintf(stderr, "%s hint: %d\n", label, order);
+	else
+		fprintf(stderr, "%s hint: %s\n", label, strerror(errno));
+}
 
-		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = (unsigned long)addr >= s && (unsigned long)addr < e;
-		else if (in && !strncmp(line, "FaultAroundOrder:", 17))
-			fprintf(stderr, "%s hint:%s", label, line + 17);
-	}
-	fclose(f);
+/* Some address inside the object behind handle h: its dynamic section. */
+static const void *object_addr(void *h)
+{
+	struct link_map *map;
+
+	return dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 ? (const void *)map->l_ld
+						     : NULL;
 }
 
 /*
  * own: a file mapping this program gave its own hint (order 2) before the
- * dlopen(); the rescan that follows must leave it alone.
+ * dlopen(); what the shim does at the next dlopen() must leave it alone.
  */
 static int plugin_answer(const char *tag, const char *how, void *h,
 			 const char *label, int report, const void *own)
 {
 	int (*answer)(void) = (int (*)(void))dlsym(h, "fa_plugin_answer");
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	void *p = NULL;
+	void *next = NULL;
 
 	printf("%s: plugin by %s answers %d\n", tag, how, answer ? answer() : -1);
-	if (own)	/* the shim's next mmap: it rescans here */
-		p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (own) {
+		/* an mmap() must not make the shim look at the objects... */
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		void *p = mmap(NULL, page, PROT_READ,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p != MAP_FAILED)
+			munmap(p, page);
+		/* ...the next dlopen() does */
+		next = dlopen("libm.so.6", RTLD_NOW);
+	}
 	if (report && answer)
 		report_hint(label, (const void *)answer);
 	if (report && own)
 		report_hint("own", own);
-	if (p && p != MAP_FAILED)
-		munmap(p, page);
+	if (next)
+		dlclose(next);
+	return dlclose(h);
+}
+
+/*
+ * The plugin, which has no RUNPATH, dlopen()s a system library by bare
+ * name: glibc finds the same file whoever calls, so the shim calls it and
+ * gives the library its hint before dlopen() returns.
+ */
+static int plugin_loads(const char *tag, void *plugin, int report)
+{
+	void *(*load)(const char *, int) =
+		(void *(*)(const char *, int))dlsym(plugin, "fa_plugin_dlopen");
+	void *h = load ? load("librt.so.1", RTLD_NOW) : NULL;
+
+	printf("%s: plugin loads librt by name %s\n", tag, h ? "ok" : "failed");
+	if (!h)
+		return 0;
+	if (report)
+		report_hint("plugin-loaded", object_addr(h));
 	return dlclose(h);
 }
 
@@ -103,7 +135,16 @@ static int plugins(const char *tag, int report)
 	snprintf(path, sizeof(path), "%s/plugins/libfa_plugin_path.so", exe);
 	h = dlopen(path, RTLD_NOW);
 	printf("%s: dlopen plugin by path %s\n", tag, h ? "ok" : dlerror());
+	if (h && plugin_loads(tag, h, report))
+		return 2;
 	if (h && plugin_answer(tag, "path", h, "plugin-path", report, NULL))
+		return 2;
+	/* Unloaded, it may come back at the same place: a new object still. */
+	if (report)
+		fputs("loading plugin-path again\n", stderr);
+	h = dlopen(path, RTLD_NOW);
+	printf("%s: dlopen plugin by path again %s\n", tag, h ? "ok" : dlerror());
+	if (h && plugin_answer(tag, "path", h, "plugin-path-again", report, NULL))
 		return 2;
 	own = map_own_hinted(page);
 	if (own == MAP_FAILED)
@@ -184,19 +225,34 @@ static int run(const char *tag, int report)
 	return plugins(tag, report);
 }
 
-/* Print this process's "FaultAroundOrder:" line from /proc/self/status. */
-static int print_status_line(void)
+static int print_default(void)
 {
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
+	int order = faultaround_get_default();
 
-	if (!f)
+	if (order < 0)
 		return 1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "FaultAroundOrder:", 17))
-			fputs(line, stdout);
-	fclose(f);
+	printf("default order %d\n", order);
 	return 0;
+}
+
+/* dlopen() of a library loaded already, by name and by path. */
+static int dlopen_loop(long n)
+{
+	char path[PATH_MAX];
+	struct link_map *map;
+	void *h = dlopen("libm.so.6", RTLD_NOW);
+
+	if (!h || dlinfo(h, RTLD_DI_LINKMAP, &map) < 0)
+		return 2;
+	snprintf(path, sizeof(path), "%s", map->l_name);
+	while (n-- > 0) {
+		void *a = dlopen("libm.so.6", RTLD_NOW);
+		void *b = dlopen(path, RTLD_NOW);
+
+		if (!a || !b || dlclose(a) || dlclose(b))
+			return 2;
+	}
+	return dlclose(h) ? 2 : 0;
 }
 
 int main(int argc, char **argv)
@@ -215,7 +271,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "status"))
-		return print_status_line();
+		return print_default();
+	if (!strcmp(mode, "dlopen-loop"))
+		return dlopen_loop(argc > 2 ? atol(argv[2]) : 1);
 	r = run("main", report);
 	if (r)
 		return r;

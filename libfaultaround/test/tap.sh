@@ -11,3 +11,21 @@ tap_check() { name=$1; shift; if "$@"; then tap_ok "$name"; else tap_not_ok "$na
 tap_done() { echo "# $tap_n tests, $tap_fail failed"; [ $tap_fail -eq 0 ] && [ $tap_n -eq "$tap_planned" ]; }
 # Kernel support as the library sees it
 fa_supported() { [ -r /sys/kernel/mm/faultaround/max_order ] && [ -z "$LIBFAULTAROUND_DISABLE" ]; }
+# fa_hint_setup O DIR: how the tests that need hints reach a kernel with
+# them.  HMODE=kernel: this one, through the installed shim.  Otherwise
+# HMODE=stand-in: the test builds of the shim and the library with
+# test/fake_kernel.c, its sysfs files in DIR/sysfs and its call log in
+# DIR/sysfs/calls (HLOG).  HSHIM is the shim to preload, HENV the
+# environment, HSYSFS the sysfs directory.
+fa_hint_setup() {
+	if fa_supported; then
+		HMODE=kernel HSHIM=$1/libfaultaround-preload.so HENV= HLOG=
+		HSYSFS=/sys/kernel/mm/faultaround
+	else
+		HMODE=stand-in HSHIM=$1/test/fake/libfaultaround-preload.so
+		mkdir -p "$2/sysfs" && echo 8 >"$2/sysfs/max_order" &&
+			echo 65536 >"$2/sysfs/default_bytes"
+		HLOG=$2/sysfs/calls HSYSFS=$2/sysfs
+		HENV="FAULTAROUND_TEST_SYSFS=$2/sysfs LD_LIBRARY_PATH=$1/test/fake"
+	fi
+}

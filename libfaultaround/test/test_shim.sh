@@ -1,16 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Shim transparency: stdout and exit status of shim_victim (mmap, mmap64,
-# errno, dlopen, fork, exec) are identical with and without the shim.
+# The preload shim: stdout, stderr and exit status of shim_victim (mmap,
+# mmap64, errno, dlopen, fork, exec) are identical with and without it, and
+# its hints land where they should.  Where this kernel lacks the feature,
+# the hint tests run the real shim code against the kernel stand-in
+# (test/fake_kernel.c, test builds only).
 O=$1
 . "$(dirname "$0")/tap.sh"
 V=$O/test/shim_victim
 SHIM=$O/libfaultaround-preload.so
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG
+unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
+fa_hint_setup "$O" "$tmp"
 
-tap_plan 20
+tap_plan 36
+echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
 base_rc=$?
@@ -30,6 +35,7 @@ else
 fi
 
 # same NAME MODE ENV...: run the victim with the shim and ENV, compare
+# stdout and exit status with the baseline's; stderr is left in $tmp/err.
 same() {
 	name=$1 mode=$2
 	shift 2
@@ -46,62 +52,142 @@ same() {
 		sed 's/^/# stderr: /' "$tmp/err"
 	fi
 }
+# quiet NAME: the run before wrote nothing to stderr
+quiet() {
+	if [ -s "$tmp/err" ]; then
+		tap_not_ok "$1"
+		sed 's/^/# stderr: /' "$tmp/err"
+	else
+		tap_ok "$1"
+	fi
+}
+# one_line NAME TEXT: the run before wrote one line to stderr, with TEXT
+one_line() {
+	if [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -qF -- "$2" "$tmp/err"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+		sed 's/^/# stderr: /' "$tmp/err"
+	fi
+}
 
 same "shim without variables" ""
-tap_check "shim without variables is silent" test ! -s "$tmp/err"
+quiet "shim without variables is silent"
 same "FAULTAROUND_RULES matching everything" "" FAULTAROUND_RULES='*=64K'
 same "FAULTAROUND=1M" "" FAULTAROUND=1M
 same "both, with debug log" "" FAULTAROUND=order:0 FAULTAROUND_RULES='fa_victim*=order:1;*.so*=unset;*=0' FAULTAROUND_DEBUG=1
 same "malformed FAULTAROUND_RULES" noexec FAULTAROUND_RULES='*=bogus'
-tap_check "malformed rules: one warning" \
-	sh -c "[ \$(grep -c . '$tmp/err') -eq 1 ] && grep -q 'FAULTAROUND_RULES: rule 1' '$tmp/err'"
+quiet "malformed rules: silent"
+same "malformed FAULTAROUND_RULES, debug" noexec FAULTAROUND_RULES='*=bogus' FAULTAROUND_DEBUG=1
+one_line "malformed rules, debug: said once" "FAULTAROUND_RULES: rule 1"
 same "malformed FAULTAROUND" noexec FAULTAROUND=12Q
-tap_check "malformed size: one warning" \
-	sh -c "[ \$(grep -c . '$tmp/err') -eq 1 ] && grep -q \"FAULTAROUND: bad size '12Q'\" '$tmp/err'"
+quiet "malformed size: silent"
+same "malformed FAULTAROUND, debug" noexec FAULTAROUND=12Q FAULTAROUND_DEBUG=1
+one_line "malformed size, debug: said once" "FAULTAROUND: bad size '12Q'"
 same "kernel without the feature" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K'
-tap_check "kernel without the feature: one warning" \
-	sh -c "[ \$(grep -c . '$tmp/err') -eq 1 ] && grep -q 'kernel lacks fault-around hints' '$tmp/err'"
-
-# The shim cannot be built with ASan (it is preloaded into programs that are
-# not): valgrind checks it instead, where there is one.
-if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
-	env LD_PRELOAD="$SHIM" FAULTAROUND=64K FAULTAROUND_RULES='fa_victim*=order:1;*=0' \
-		valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite "$V" noexec > "$tmp/vg.out" 2> "$tmp/vg.err"
-	rc=$?
-	if [ $rc -eq 3 ] && cmp -s "$tmp/base1.out" "$tmp/vg.out"; then
-		tap_ok "valgrind: no memory error or leak with the shim"
-	else
-		tap_not_ok "valgrind: no memory error or leak with the shim"
-		echo "# exit $rc (want 3)"
-		sed 's/^/# /' "$tmp/vg.err"
-	fi
-else
-	tap_skip "valgrind: no memory error or leak with the shim" "no valgrind, or an ASan build"
-fi
+quiet "kernel without the feature: silent"
+same "kernel without the feature, debug" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1
+one_line "kernel without the feature, debug: said once" "kernel lacks fault-around hints"
 
 # A non-test program: output unchanged.
 seq 1 2000 > "$tmp/data"
 env LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=1M' FAULTAROUND=64K cat "$tmp/data" > "$tmp/cat.out" 2> /dev/null
 tap_check "system program output unchanged" cmp -s "$tmp/data" "$tmp/cat.out"
 
-if fa_supported; then
-	env LD_PRELOAD="$SHIM" FAULTAROUND_RULES='fa_victim*=order:1;libfa_plugin*=order:1' \
-		"$V" child --report-hint > /dev/null 2> "$tmp/err"
-	tap_check "rule applied to a later mmap" grep -q '^file hint:[[:space:]]*1$' "$tmp/err"
-	tap_check "rule applied on return from dlopen by path" \
-		grep -q '^plugin-path hint:[[:space:]]*1$' "$tmp/err"
-	tap_check "rule applied after dlopen by name, at the next mmap" \
-		grep -q '^plugin-name hint:[[:space:]]*1$' "$tmp/err"
-	tap_check "a rescan keeps the program's own hint" \
-		grep -q '^own hint:[[:space:]]*2$' "$tmp/err"
-	out=$(env LD_PRELOAD="$SHIM" FAULTAROUND=order:0 "$V" status)
-	tap_check "FAULTAROUND sets the process default" [ "$out" = "FaultAroundOrder:	0" ]
+# The stand-in must not be in what gets installed.
+tap_check "installed shim and library carry no kernel stand-in" \
+	sh -c "! grep -q FAULTAROUND_TEST_SYSFS '$SHIM' '$O/libfaultaround.so.1' &&
+	       grep -q FAULTAROUND_TEST_SYSFS '$O/test/fake/libfaultaround-preload.so'"
+
+# From here on the shim is active (rules parsed, hints reach a kernel),
+# against a baseline run in the same environment.
+SHIM=$HSHIM
+env $HENV "$V" > "$tmp/base.out" 2> "$tmp/base.err"
+base_rc=$?
+env $HENV "$V" noexec > "$tmp/base1.out" 2> /dev/null
+same "active ($HMODE): rules matching everything" "" $HENV FAULTAROUND_RULES='*=64K'
+quiet "active ($HMODE): silent"
+same "active ($HMODE): both, with debug log" "" $HENV FAULTAROUND=order:0 FAULTAROUND_RULES='fa_victim*=order:1;*.so*=unset;*=0' FAULTAROUND_DEBUG=1
+tap_check "active ($HMODE): the debug log says what it did" \
+	grep -q 'libfaultaround-preload: mmap .*fa_victim.*: order 1$' "$tmp/err"
+
+# The shim cannot be built with ASan (it is preloaded into programs that are
+# not): valgrind checks it instead, where there is one.
+if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
+	env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=64K FAULTAROUND_RULES='fa_victim*=order:1;*=0' \
+		valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite "$V" noexec > "$tmp/vg.out" 2> "$tmp/vg.err"
+	rc=$?
+	if [ $rc -eq 3 ] && cmp -s "$tmp/base1.out" "$tmp/vg.out"; then
+		tap_ok "valgrind ($HMODE): no memory error or leak with the shim"
+	else
+		tap_not_ok "valgrind ($HMODE): no memory error or leak with the shim"
+		echo "# exit $rc (want 3)"
+		sed 's/^/# /' "$tmp/vg.err"
+	fi
 else
-	tap_skip "rule applied to a later mmap" "kernel lacks fault-around hints"
-	tap_skip "rule applied on return from dlopen by path" "kernel lacks fault-around hints"
-	tap_skip "rule applied after dlopen by name, at the next mmap" "kernel lacks fault-around hints"
-	tap_skip "a rescan keeps the program's own hint" "kernel lacks fault-around hints"
-	tap_skip "FAULTAROUND sets the process default" "kernel lacks fault-around hints"
+	tap_skip "valgrind ($HMODE): no memory error or leak with the shim" "no valgrind, or an ASan build"
+fi
+
+# hint LABEL ORDER: the victim's report says LABEL has hint ORDER
+hint() {
+	if grep -q "^$1 hint: $2\$" "$tmp/err"; then
+		return 0
+	fi
+	grep "^$1 hint" "$tmp/err" | sed 's/^/# got: /'
+	return 1
+}
+env $HENV LD_PRELOAD="$SHIM" \
+	FAULTAROUND_RULES='fa_victim*=order:1;libfa_plugin*=order:1;librt*=order:1' \
+	"$V" child --report-hint > /dev/null 2> "$tmp/err"
+tap_check "rule applied to a later mmap" hint file 1
+tap_check "rule applied on return from dlopen by path" hint plugin-path 1
+tap_check "rule applied on return from a bare-name dlopen by a library without RUNPATH" \
+	hint plugin-loaded 1
+if [ "${FA_SANITIZE:-0}" = 1 ]; then
+	# the victim finds that plugin only through its RUNPATH (see above)
+	tap_skip "rule applied after a bare-name dlopen by the RUNPATH program, at the next dlopen" \
+		"ASan loses the caller's RUNPATH in dlopen"
+	tap_skip "the shim keeps a hint the program set itself" \
+		"ASan loses the caller's RUNPATH in dlopen"
+else
+	tap_check "rule applied after a bare-name dlopen by the RUNPATH program, at the next dlopen" \
+		hint plugin-name 1
+	tap_check "the shim keeps a hint the program set itself" hint own 2
+fi
+tap_check "rule applied again to a library loaded again after dlclose" \
+	hint plugin-path-again 1
+# ...as the shim's log says (the stand-in cannot tell the two apart).
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_DEBUG=1 FAULTAROUND_RULES='libfa_plugin_path*=order:1' \
+	"$V" child --report-hint > /dev/null 2> "$tmp/err"
+first=$(sed '/^loading plugin-path again$/q' "$tmp/err" | grep -c 'libfa_plugin_path.so.*: order 1$')
+again=$(sed '1,/^loading plugin-path again$/d' "$tmp/err" | grep -c 'libfa_plugin_path.so.*: order 1$')
+echo "# hinted mappings: $first at the first load, $again at the second"
+tap_check "the shim's log shows the library hinted at both loads" \
+	sh -c "[ '$first' -gt 0 ] && [ '$first' = '$again' ]"
+out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=order:0 "$V" status)
+tap_check "FAULTAROUND sets the process default" [ "$out" = "default order 0" ]
+# Above the maximum: the kernel clamps (the ABI issue), or the library
+# refuses and the debug log says so; never dropped unseen.
+out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=order:200 FAULTAROUND_DEBUG=1 "$V" status 2> "$tmp/err")
+max=$(cat "$HSYSFS/max_order")
+tap_check "an order above the kernel's maximum is clamped, or said in debug" \
+	sh -c "[ '$out' = 'default order $max' ] ||
+	       grep -q 'FAULTAROUND=order:200: cannot set process default (order 200, kernel maximum $max)' '$tmp/err'"
+
+# A dlopen() of a library that is loaded already advises nothing.
+if [ "$HMODE" = kernel ]; then
+	tap_skip "dlopen of loaded libraries advises no mapping again" "needs the stand-in's call log"
+else
+	calls() {
+		rm -f "$HLOG"
+		env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=64K' "$V" dlopen-loop "$1" &&
+			grep -c ' madvise ' "$HLOG"
+	}
+	# (the first round loads libm, the second gives it its rules)
+	n1=$(calls 1) n20=$(calls 20)
+	echo "# madvise calls: $n1 with 1 round of dlopen/dlclose, $n20 with 20"
+	tap_check "dlopen of loaded libraries advises no mapping again" \
+		sh -c "[ '${n1:-0}' -gt 0 ] && [ '$n1' = '$n20' ]"
 fi
 tap_done

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A stand-in for the kernel's fault-around interface, so that the host's
+ * tests run the shim's real paths (rules, dlopen, fork) on a kernel without
+ * the feature.  Linked only into the test builds of the library and the
+ * shim (O/test/fake/, built with FA_FAKE_KERNEL; see internal.h), never into
+ * the installed ones.
+ *
+ * FAULTAROUND_TEST_SYSFS=DIR turns it on:
+ *  - the library reads DIR/max_order and DIR/default_bytes instead of
+ *    /sys/kernel/mm/faultaround (the test writes them);
+ *  - madvise(MADV_FAULTAROUND...) and prctl(PR_{SET,GET}_FAULTAROUND) do not
+ *    reach the kernel: they are checked as the kernel checks them (an order
+ *    above DIR/max_order is clamped, as the ABI issue asks the kernel to do)
+ *    and appended to DIR/calls, one line per call that succeeded:
+ *        PID IMAGE madvise START END ORDER PATH
+ *        PID IMAGE prctl ORDER
+ *    IMAGE tells apart the images one PID runs across execve(), PATH is
+ *    what /proc/self/maps names the mapping at START;
+ *  - queries answer from that log: the hint of a VMA is that of the last
+ *    madvise of this process image that overlapped it while the same file
+ *    was mapped there, the process default that of the last prctl of this
+ *    PID (kept across execve()).
+ * Without the variable every call goes to the kernel.
+ *
+ * Unlike the kernel, hints are not copied to a forked child, do not split
+ * VMAs, and outlive munmap() (a file mapped again at the same place
+ * without a hint shows the old one): tests ask only about mappings they
+ * made in the process that asks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "faultaround.h"
+#include "internal.h"
+
+static const char *fake_dir(void)
+{
+	const char *d = secure_getenv("FAULTAROUND_TEST_SYSFS");
+
+	return d && *d ? d : NULL;
+}
+
+const char *fa_kernel_sysfs_dir(void)
+{
+	const char *d = fake_dir();
+
+	return d ? d : FA_SYSFS_DIR;
+}
+
+/* The 16 random bytes the kernel gives each new image (AT_RANDOM). */
+static unsigned long long fake_image(void)
+{
+	const void *r = (const void *)getauxval(AT_RANDOM);
+	unsigned long long v = 0;
+
+	if (r)
+		memcpy(&v, r, sizeof(v));
+	return v;
+}
+
+static int fake_max_order(void)
+{
+	char path[4096], buf[32];
+
+	snprintf(path, sizeof(path), "%s/max_order", fake_dir());
+	if (fa_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoi(buf);
+}
+
+/* What /proc/self/maps names the mapping at addr ("" if none). */
+static void fake_path_at(unsigned long addr, char *buf, size_t size)
+{
+	struct fa_lines *lr = malloc(sizeof(*lr));
+	char *line;
+
+	buf[0] = '\0';
+	if (!lr || fa_lines_open(lr, "/proc/self/maps") < 0) {
+		free(lr);
+		return;
+	}
+	while ((line = fa_lines_next(lr))) {
+		unsigned long start, end;
+		const char *path;
+		char perms[5];
+
+		if (!fa_parse_maps_line(line, &start, &end, perms, &path) &&
+		    addr >= start && addr < end) {
+			snprintf(buf, size, "%s", path);
+			break;
+		}
+	}
+	fa_lines_close(lr);
+	free(lr);
+}
+
+/* Append one line to DIR/calls; a single write() of an O_APPEND file. */
+static int fake_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fake_log(const char *fmt, ...)
+{
+	char path[4096], line[4400];
+	va_list ap;
+	int fd, n, m;
+
+	n = snprintf(line, sizeof(line), "%d %llx ", (int)getpid(), fake_image());
+	va_start(ap, fmt);
+	m = vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/calls", fake_dir());
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, line, (size_t)(n + m)) != n + m) {
+		close(fd);
+		errno = EIO;
+		return -1;
+	}
+	return close(fd);
+}
+
+/* An order as the kernel takes it: field value, clamped; -1 if malformed. */
+static int fake_order(unsigned long order)
+{
+	int max = fake_max_order();
+
+	if (order == PR_FAULTAROUND_UNSET)
+		return FAULTAROUND_UNSET;
+	if (max < 0 || order > FAULTAROUND_ORDER_LIMIT)
+		return -1;
+	return order > (unsigned long)max ? max : (int)order;
+}
+
+int fa_kernel_madvise(void *addr, size_t len, int advice)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[4096];
+	unsigned int field = ((unsigned int)advice >> MADV_FAULTAROUND_SHIFT);
+	int saved = errno, order;
+
+	if (!fake_dir() || (advice & 0xff) != MADV_FAULTAROUND)
+		return madvise(addr, len, advice);
+	order = field ? fake_order(field - 1) : FAULTAROUND_UNSET;
+	if (field > MADV_FAULTAROUND_MASK || order == -1 ||
+	    ((uintptr_t)addr & (page - 1))) {
+		errno = EINVAL;
+		return -1;
+	}
+	len = (len + page - 1) & ~(page - 1);
+	if (!len)
+		return 0;
+	/* ENOMEM for a range with a hole, like madvise(); changes nothing. */
+	if (msync(addr, len, MS_ASYNC) < 0)
+		return -1;
+	fake_path_at((unsigned long)addr, path, sizeof(path));
+	if (fake_log("madvise %lx %lx %d %s\n", (unsigned long)addr,
+		     (unsigned long)addr + len, order, path) < 0)
+		return -1;
+	errno = saved;
+	return 0;
+}
+
+/*
+ * Last record of this process matching the request: the order of the last
+ * prctl (path NULL), or of the last madvise of this image that overlapped
+ * [start, end) of path.
+ */
+static int fake_lookup(unsigned long start, unsigned long end, const char *path)
+{
+	unsigned long long image = fake_image();
+	struct fa_lines *lr = malloc(sizeof(*lr));
+	char file[4096], *line;
+	int pid = (int)getpid(), order = FAULTAROUND_UNSET;
+
+	if (!lr)
+		return order;
+	snprintf(file, sizeof(file), "%s/calls", fake_dir());
+	if (fa_lines_open(lr, file) < 0) {
+		free(lr);
+		return order;
+	}
+	while ((line = fa_lines_next(lr))) {
+		unsigned long long img;
+		unsigned long s, e;
+		int p, o, n = 0;
+
+		if (!path) {
+			if (sscanf(line, "%d %llx prctl %d", &p, &img, &o) == 3 &&
+			    p == pid)
+				order = o;
+		} else if (sscanf(line, "%d %llx madvise %lx %lx %d %n", &p, &img,
+				  &s, &e, &o, &n) == 5 && n && p == pid &&
+			   img == image && s < end && e > start &&
+			   !strcmp(line + n, path)) {
+			order = o;
+		}
+	}
+	fa_lines_close(lr);
+	free(lr);
+	return order;
+}
+
+int fa_kernel_vma_order(unsigned long start, unsigned long end,
+			const char *path)
+{
+	return fake_dir() ? fake_lookup(start, end, path) : FAULTAROUND_UNSET;
+}
+
+int fa_kernel_prctl(int option, unsigned long arg)
+{
+	int order;
+
+	if (!fake_dir())
+		return prctl(option, arg, 0, 0, 0);
+	if (option == PR_GET_FAULTAROUND)
+		return fake_lookup(0, 0, NULL);
+	if (option != PR_SET_FAULTAROUND)
+		return prctl(option, arg, 0, 0, 0);
+	order = fake_order(arg);
+	if (order == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	return fake_log("prctl %d\n", order);
+}
