@@ -30,6 +30,7 @@ echo "1..17"
 
 if ! grep -q " $PROGRAMS ext4 " /proc/mounts; then
 	not_ok "programs image mounted at $PROGRAMS (no virtio disk? 'make programs ARCH=...')"
+	echo "Bail out! no programs image"
 	exit 1
 fi
 if [ -s "$PROGRAMS/etc/ld.so.cache" ]; then
@@ -105,23 +106,24 @@ fi
 
 # Cold cache: the image is on a block device, so after drop_caches the
 # program's text, libraries and data come back through major faults.
-faults() { # FILE: "MAJOR MINOR" of a plain rg run, from its rusage
+faults() { # FILE: "RC MAJOR MINOR" of a plain rg run, from its rusage
 	RUN="" timeout "$limit" time -o "$1.time" -f '%F %R' sh "$here/workloads.sh" wl_rg >"$1" 2>&1
-	rc=$?
-	cat "$1.time"
+	echo "$? $(tail -1 "$1.time")"
 }
 sync
 echo 3 >/proc/sys/vm/drop_caches
 set -- $(faults $out/rg.cold)
-cold_rc=$rc cold_major=${1:-0} cold_minor=${2:-0}
+cold_rc=$1 cold_major=${2:-0} cold_minor=${3:-0}
 set -- $(faults $out/rg.warm)
-warm_major=${1:-0} warm_minor=${2:-0}
+warm_rc=$1 warm_major=${2:-0} warm_minor=${3:-0}
 echo "# rg after drop_caches: $cold_major major, $cold_minor minor faults; warm: $warm_major major, $warm_minor minor"
-if [ $cold_rc = 0 ] && [ $rc = 0 ] && [ "$cold_major" -gt 0 ] && [ "$warm_major" -lt "$cold_major" ]; then
+if [ "$cold_rc" = 0 ] && [ "$warm_rc" = 0 ] && [ "$cold_major" -gt 0 ] &&
+   [ "$warm_major" -lt "$cold_major" ]; then
 	ok "cold cache: rg takes major faults after drop_caches, fewer when warm"
 else
 	not_ok "cold cache: rg takes major faults after drop_caches, fewer when warm"
-	comment $out/rg.cold
+	echo "# exit $cold_rc cold, $warm_rc warm"
+	comment $out/rg.cold $out/rg.cold.time
 fi
 
 # perf, Debian's, against this kernel: software fault counters and the
