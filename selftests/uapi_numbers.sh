@@ -15,9 +15,16 @@ ours_value() {
 	printf '#include "%s"\n%s\n' "$ours" "$1" | cc -E -P - 2>/dev/null | tail -1 | tr -d ' ()'
 }
 
-# The value a kernel header gives NAME, from its #define line.
+# The value a kernel header gives NAME: its #define line, or for a macro
+# built from others (MADV_FAULTAROUND_AUTO) what the preprocessor makes of it.
 kernel_value() {
-	sed -n "s/^#[[:space:]]*define[[:space:]]\\{1,\\}$1[[:space:]]\\{1,\\}\\([0-9a-fx]*\\).*/\\1/p" "$2" | head -1
+	local v
+
+	v=$(sed -n "s/^#[[:space:]]*define[[:space:]]\\{1,\\}$1[[:space:]]\\{1,\\}\\([0-9a-fx]*\\).*/\\1/p" "$2" | head -1)
+	if [ -z "$v" ] && grep -q "define[[:space:]]*$1\\b" "$2"; then
+		v=$(printf '#include "%s"\n%s\n' "$2" "$1" | cc -E -P - 2>/dev/null | tail -1 | tr -d ' ()')
+	fi
+	echo "$v"
 }
 
 check() {
