@@ -321,6 +321,13 @@ int fa_smaps_order(const void *addr, unsigned long *vma_start,
 	return order;
 }
 
+const char *fa_fs_dir(const char *fs)
+{
+	if (!strcmp(fs, "ext4"))
+		return getenv("FA_EXT4DIR");
+	return getenv("FA_TESTDIR") ?: "/tmp";
+}
+
 int fa_status_order(void)
 {
 	char line[256];

@@ -27,6 +27,12 @@ unsigned long fa_pte_table_pages(void);
 /* "radix", "hash" (ppc64) or "n/a". */
 const char *fa_mmu_name(void);
 
+/*
+ * The directory a test variant's files go to: "ext4" is FA_EXT4DIR (NULL
+ * when unset), anything else FA_TESTDIR or /tmp.
+ */
+const char *fa_fs_dir(const char *fs);
+
 /* True when the kernel has the per-VMA fault-around feature. */
 bool fa_feature_present(void);
 

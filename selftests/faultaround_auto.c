@@ -36,8 +36,7 @@ FIXTURE_VARIANT_ADD(advice, ext4_shared) { .fs = "ext4", .map_flags = MAP_SHARED
 
 FIXTURE_SETUP(advice)
 {
-	const char *dir = strcmp(variant->fs, "ext4") ?
-			  (getenv("FA_TESTDIR") ?: "/tmp") : getenv("FA_EXT4DIR");
+	const char *dir = fa_fs_dir(variant->fs);
 
 	self->fd = -1;
 	self->map = MAP_FAILED;

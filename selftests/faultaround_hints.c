@@ -42,16 +42,9 @@ FIXTURE_VARIANT_ADD(hint, tmpfs_private) { .fs = "tmpfs", .map_flags = MAP_PRIVA
 FIXTURE_VARIANT_ADD(hint, ext4_shared) { .fs = "ext4", .map_flags = MAP_SHARED };
 FIXTURE_VARIANT_ADD(hint, ext4_private) { .fs = "ext4", .map_flags = MAP_PRIVATE };
 
-static const char *variant_dir(const char *fs)
-{
-	if (!strcmp(fs, "ext4"))
-		return getenv("FA_EXT4DIR");
-	return getenv("FA_TESTDIR") ?: "/tmp";
-}
-
 FIXTURE_SETUP(hint)
 {
-	const char *dir = variant_dir(variant->fs);
+	const char *dir = fa_fs_dir(variant->fs);
 
 	self->fd = -1;
 	self->map = MAP_FAILED;
