@@ -3,16 +3,17 @@
  * shim_forker DIR CHILDREN: fork while other threads are inside the shim.
  *
  * Four threads map and unmap files in DIR, two dlopen() and dlclose()
- * libraries by bare name (librt, which glibc loads and unloads each time,
- * and libm, loaded already; this program's RUNPATH keeps the shim from
- * calling dlopen() itself), and the
- * main thread forks CHILDREN children, one after the other, that each map
- * a file and exit.  A child inherits whatever lock another thread held at
- * fork(); one that waits for it would wait for ever, so each child arms
- * alarm(CHILD_SECONDS) first and a hung child dies of SIGALRM.  Should
- * anything else stop the main thread (a child stuck before its alarm, the
- * parent itself), a watchdog thread prints where the child and the
- * parent's threads wait (/proc) and ends the run.
+ * libc and libm by bare name (loaded already; this program has a RUNPATH,
+ * so the shim leaves those calls to glibc and looks at the loaded objects
+ * at the next dlopen()), and the main thread forks CHILDREN children, one
+ * after the other, that each map a file and exit.
+ *
+ * A child inherits whatever lock another thread held at fork(); one that
+ * waits for it would wait for ever, so each child arms alarm(CHILD_SECONDS)
+ * first and a hung child dies of SIGALRM.  Should anything else stop the
+ * main thread (a child stuck before its alarm, the parent itself), a
+ * watchdog thread prints where the child and the parent's threads wait
+ * (/proc) and ends the run.
  * Exit status 0 when every child exited 0, 1 at the first that did not.
  */
 #include <dlfcn.h>
@@ -181,7 +182,7 @@ static int make_files(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[LOADERS] = { "librt.so.1", "libm.so.6" };
+	static const char *const names[LOADERS] = { "libc.so.6", "libm.so.6" };
 	pthread_t th[MAPPERS + LOADERS], dog;
 	int i, n, ret = 0;
 
