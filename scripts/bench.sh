@@ -19,8 +19,10 @@
 #                  (needs pages >= 256: the sparsest density)
 #   BENCH_COST=1   instead: boot the stock kernel (VARIANT=stock) and the
 #                  patched one in cost mode (seq, touch, exec at the system
-#                  default, no hint, BENCH_COST_REPEAT runs) and print the
-#                  time change with its stddev: NAME-cost.txt
+#                  default, no hint, BENCH_COST_REPEAT runs per boot),
+#                  BENCH_COST_BOOTS times each, alternating, and print
+#                  the time change with the spread between boots and
+#                  inside them: NAME-cost.txt (cost_boots below)
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
 #                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
@@ -30,7 +32,7 @@
 #
 # Helpers, usable on a saved console log:
 #   bench.sh --extract CONSOLE NAME [OUTDIR [LABEL]]
-#   bench.sh --cost-compare STOCK.csv PATCHED.csv [NAME]
+#   bench.sh --cost-boots NAME NAME-cost-stock-b*.csv NAME-cost-patched-b*.csv
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +41,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 outdir=$BUILD/bench
 repeat=${BENCH_REPEAT:-5}
 cost_repeat=${BENCH_COST_REPEAT:-30}
+nboots=${BENCH_COST_BOOTS:-3}
 guests=${BENCH_GUESTS:-pseries-radix pseries-hash x86_64}
 export QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
 
@@ -87,31 +90,62 @@ extract() {
 	esac
 }
 
-# cost_compare STOCK.csv PATCHED.csv NAME: time change patched vs stock.
-cost_compare() {
-	local stock=$1 patched=$2 name=${3:-guest}
+# cost_boots NAME STOCK.csv... PATCHED.csv...: the cost of the series
+# over several boots of each kernel.  Per workload and kernel: the mean of
+# the boots' means, the spread between boots (standard deviation of the
+# boot means, % of their mean) next to the typical spread inside one boot
+# (the mean of the boots' stddev of the mean, as perf stat prints it); the
+# %chg of the means, its standard error from the between-boot spread of
+# both kernels (sd / sqrt(boots), in quadrature), the smallest change the
+# method resolves (two such standard errors, or two in-boot ones if those
+# are larger) and the change in guest instructions per fault (under
+# -icount a nanosecond is an instruction).
+cost_boots() {
+	local name=$1
+	shift
 	awk -F, -v name="$name" '
-	FNR == 1 { file++ }
+	BEGIN { kernel = "stock" }
+	FNR == 1 && FILENAME ~ /-cost-patched-/ { kernel = "patched" }
+	FNR == 1 && FILENAME ~ /-cost-stock-/ { kernel = "stock" }
 	$1 != "cost" || $5 != "ok" { next }
-	file == 1 { st[$2] = $10; ssd[$2] = $11; sf[$2] = $8; if (!($2 in seen)) { seen[$2] = 1; wl[++n] = $2 } }
-	file == 2 { pt[$2] = $10; psd[$2] = $11; pf[$2] = $8; if (!($2 in seen)) { seen[$2] = 1; wl[++n] = $2 } }
+	{
+		k = kernel SUBSEP $2
+		nb[k]++; sum[k] += $10; sq[k] += $10 * $10; insd[k] += $11; faults[k] = $8
+		if (!($2 in seen)) { seen[$2] = 1; wl[++n] = $2 }
+	}
+	function mean(k) { return sum[k] / nb[k] }
+	function spread(k,   m, v) {	# sample sd of the boot means, % of their mean
+		m = mean(k)
+		if (nb[k] < 2 || m <= 0)
+			return 0
+		v = (sq[k] - nb[k] * m * m) / (nb[k] - 1)
+		return v > 0 ? 100 * sqrt(v) / m : 0
+	}
 	END {
-		printf "%s: cost of the series with no hint set (patched vs stock kernel)\n", name
-		printf "%-10s %16s %12s %16s %12s %10s %10s %12s %12s\n", "workload", "stock s", "stddev",
-		       "patched s", "stddev", "%chg", "+-", "faults st", "faults pa"
+		printf "%s: cost of the series with no hint set (patched vs stock kernel), boots per kernel as counted\n", name
+		printf "%-10s %5s %14s %8s %8s %14s %8s %8s %8s %7s %9s %9s %9s\n", "workload", "boots",
+		       "stock s", "between", "in-boot", "patched s", "between", "in-boot", "%chg", "+-",
+		       "resolves", "faults", "instr/flt"
 		for (i = 1; i <= n; i++) {
-			w = wl[i]
-			if (!(w in st) || !(w in pt) || st[w] <= 0) {
+			w = wl[i]; s = "stock" SUBSEP w; p = "patched" SUBSEP w
+			if (!(s in nb) || !(p in nb)) {
 				printf "%-10s not measured on both kernels\n", w
 				continue
 			}
-			chg = 100 * (pt[w] - st[w]) / st[w]
-			# Relative errors of the two means add in quadrature.
-			err = sqrt(ssd[w] * ssd[w] + psd[w] * psd[w]) * pt[w] / st[w]
-			printf "%-10s %16.9f %11.2f%% %16.9f %11.2f%% %9.2f%% %9.2f%% %12.0f %12.0f\n",
-			       w, st[w], ssd[w], pt[w], psd[w], chg, err, sf[w], pf[w]
+			sm = mean(s); pm = mean(p)
+			chg = 100 * (pm - sm) / sm
+			se = sqrt(spread(s) ^ 2 / nb[s] + spread(p) ^ 2 / nb[p])
+			ib = sqrt((insd[s] / nb[s]) ^ 2 + (insd[p] / nb[p]) ^ 2)
+			res = 2 * (se > ib ? se : ib)
+			printf "%-10s %2d/%-2d %14.9f %7.2f%% %7.2f%% %14.9f %7.2f%% %7.2f%% %7.2f%% %6.2f%% %8.2f%% %9.0f %9.1f\n",
+			       w, nb[s], nb[p], sm, spread(s), insd[s] / nb[s], pm, spread(p), insd[p] / nb[p],
+			       chg, se, res, faults[p], (pm - sm) * 1e9 / faults[p]
 		}
-	}' "$stock" "$patched"
+		print "between: sd of the boot means; in-boot: mean stddev of the mean inside a boot; +-: standard error"
+		print "of %chg from the between-boot spreads; resolves: the smallest %chg this run can tell from zero"
+		print "(2x the larger of the between-boot and in-boot errors); instr/flt: (patched - stock) guest"
+		print "instructions per minor fault (qemu -icount: a nanosecond is an instruction)"
+	}' "$@"
 }
 
 guest_args() {	# NAME -> "ARCH MMU"
@@ -144,13 +178,14 @@ case ${1:-} in
 	extract "$2" "$3" "${4:-$outdir}" "${5:-}"
 	exit
 	;;
---cost-compare)
-	[ $# -ge 3 ] || die "usage: bench.sh --cost-compare STOCK.csv PATCHED.csv [NAME]"
-	cost_compare "$2" "$3" "${4:-guest}"
+--cost-boots)
+	[ $# -ge 3 ] || die "usage: bench.sh --cost-boots NAME STOCK.csv... PATCHED.csv..."
+	shift
+	cost_boots "$@"
 	exit
 	;;
 '') ;;
-*) die "usage: bench.sh [--extract CONSOLE NAME [OUTDIR [LABEL]] | --cost-compare STOCK.csv PATCHED.csv [NAME]]" ;;
+*) die "usage: bench.sh [--extract CONSOLE NAME [OUTDIR [LABEL]] | --cost-boots NAME STOCK.csv... PATCHED.csv...]" ;;
 esac
 
 # mm:ss of a number of seconds.
@@ -179,21 +214,30 @@ for name in $guests; do
 			failed+=("$name (shim)")
 		fi
 	elif [ "${BENCH_COST:-0}" = 1 ]; then
-		ok=1
-		for variant in stock patched; do
-			v=$variant; [ "$v" = patched ] && v=
-			if boot "$name" "$v" "faultaround.bench=cost faultaround.repeat=$cost_repeat"; then
-				c=$BUILD/results/$name${v:+-$v}bench.console
-				cp "$c" "$outdir/$name-cost-$variant.console"
-				extract "$c" "$name-cost-$variant" "$outdir" || ok=0
-			else
-				ok=0
-			fi
+		# The kernels alternate, boot after boot, so that a drift of the
+		# host cannot favour one of them.
+		ok=1 stock_csvs=() patched_csvs=()
+		for boot in $(seq 1 "$nboots"); do
+			for variant in stock patched; do
+				v=$variant; [ "$v" = patched ] && v=
+				if boot "$name" "$v" "faultaround.bench=cost faultaround.repeat=$cost_repeat"; then
+					c=$BUILD/results/$name${v:+-$v}bench.console
+					cp "$c" "$outdir/$name-cost-$variant-b$boot.console"
+					extract "$c" "$name-cost-$variant-b$boot" "$outdir" || ok=0
+					if [ $variant = stock ]; then
+						stock_csvs+=("$outdir/$name-cost-$variant-b$boot.csv")
+					else
+						patched_csvs+=("$outdir/$name-cost-$variant-b$boot.csv")
+					fi
+				else
+					ok=0
+				fi
+			done
 		done
 		if [ $ok = 1 ]; then
-			cost_compare "$outdir/$name-cost-stock.csv" "$outdir/$name-cost-patched.csv" "$name" |
+			cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
 				tee "$outdir/$name-cost.txt"
-			done_files+=("$outdir/$name-cost.txt")
+			done_files+=("$outdir/$name-cost.txt" "$outdir/$name"-cost-*-b*-raw.csv)
 		else
 			failed+=("$name (cost)")
 		fi
