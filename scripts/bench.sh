@@ -23,6 +23,8 @@
 #                  BENCH_COST_BOOTS times each, alternating, and print
 #                  the time change with the spread between boots and
 #                  inside them: NAME-cost.txt (cost_boots below)
+#   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
+#                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
 #                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
@@ -42,6 +44,10 @@ outdir=$BUILD/bench
 repeat=${BENCH_REPEAT:-5}
 cost_repeat=${BENCH_COST_REPEAT:-30}
 nboots=${BENCH_COST_BOOTS:-3}
+# BENCH_STOCK=1: the full run on the stock kernel (populate, advice and
+# global through debugfs; hint and auto cells say the kernel lacks them).
+variant=
+[ "${BENCH_STOCK:-0}" = 1 ] && variant=stock
 guests=${BENCH_GUESTS:-pseries-radix pseries-hash x86_64}
 export QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
 
@@ -255,12 +261,13 @@ for name in $guests; do
 		else
 			failed+=("$name (sweep)")
 		fi
-	elif boot "$name" "" "faultaround.bench=full faultaround.repeat=$repeat" &&
-	     extract "$BUILD/results/${name}bench.console" "$name" "$outdir"; then
-		cat "$outdir/$name.txt"
-		done_files+=("$outdir/$name"{.txt,.csv,-raw.csv,.svg})
+	elif boot "$name" "$variant" "faultaround.bench=full faultaround.repeat=$repeat" &&
+	     extract "$BUILD/results/$name${variant:+-$variant}bench.console" \
+		"$name${variant:+-$variant}" "$outdir"; then
+		cat "$outdir/$name${variant:+-$variant}.txt"
+		done_files+=("$outdir/$name${variant:+-$variant}"{.txt,.csv,-raw.csv,.svg})
 	else
-		failed+=("$name")
+		failed+=("$name${variant:+ ($variant)}")
 	fi
 	times+=("$name $(duration $((SECONDS - guest_start)))")
 done
