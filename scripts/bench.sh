@@ -173,6 +173,10 @@ boot() {
 	# One vCPU: -icount runs vCPUs round-robin on one thread, which makes
 	# guest time depend on scheduling.  RCU's stall detector measures that
 	# emulated time against real work and fires spuriously: silence it.
+	# The TSC counts guest instructions under -icount; the clocksource
+	# watchdog, comparing it with jiffies that a loaded host delays, once
+	# marked it unstable and the run fell back to jiffies (see run-bench).
+	[ "$arch" = x86_64 ] && append="tsc=reliable $append"
 	QEMU_SMP=1 QEMU_EXTRA="-icount shift=0" \
 	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" "$mode" ${variant:+"$variant"}
