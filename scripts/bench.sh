@@ -27,6 +27,15 @@
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
 #                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
+#   BENCH_CONCURRENCY=1  instead: the threaded workloads (faultaround.bench=
+#                  concurrency) with BENCH_SMP vCPUs (default 2), booted
+#                  twice: under -icount as everything else (the vCPUs run
+#                  round robin on one host thread: times count the
+#                  instructions of all vCPUs) into NAME-concurrency.{txt,csv}
+#                  and -raw.csv, then without -icount (MTTCG: the vCPUs run
+#                  in parallel, times are host wall time, noisy) with
+#                  BENCH_MTTCG_REPEAT runs per cell (default 10) into
+#                  NAME-concurrency-mttcg.*; BENCH_MTTCG=0 skips the second
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -90,6 +99,7 @@ extract() {
 	fi
 	case $label in
 	sweep-*) "$top/scripts/bench-chart.sh" sweep "$csv" "$base.svg" "$name" "${label#sweep-}" ;;
+	concurrency*) ;;	# no chart: one bar per workload cannot show threads
 	*) if grep -Eq '^(global|hint|populate|advice|auto),' "$csv"; then
 		"$top/scripts/bench-chart.sh" bars "$csv" "$base.svg" "$name"
 	   fi ;;
@@ -163,22 +173,27 @@ guest_args() {	# NAME -> "ARCH MMU"
 	esac
 }
 
-# boot NAME VARIANT APPEND [MODE]: build and boot one guest in MODE (bench);
-# the console goes to build/results/NAME[-VARIANT]MODE.console (qemu-run.sh).
+# boot NAME VARIANT APPEND [MODE [SMP [CLOCK]]]: build and boot one guest
+# in MODE (bench) with SMP vCPUs (1) under CLOCK icount (qemu -icount) or
+# mttcg (no -icount, parallel vCPUs); the console goes to
+# build/results/NAME[-VARIANT]MODE.console (qemu-run.sh).
 boot() {
-	local name=$1 variant=$2 append=$3 mode=${4:-bench} arch mmu
+	local name=$1 variant=$2 append=$3 mode=${4:-bench} smp=${5:-1} clock=${6:-icount}
+	local arch mmu extra="-icount shift=0" emulated=1
 	read -r arch mmu < <(guest_args "$name")
 	info "$name${variant:+ ($variant)}: building kernel and initramfs"
 	make -s -C "$top" kernel initramfs ARCH="$arch" ${variant:+VARIANT=$variant} || return 1
-	# One vCPU: -icount runs vCPUs round-robin on one thread, which makes
-	# guest time depend on scheduling.  RCU's stall detector measures that
-	# emulated time against real work and fires spuriously: silence it.
+	[ "$clock" = mttcg ] && extra= emulated=mttcg
+	# One vCPU unless asked: -icount runs vCPUs round-robin on one
+	# thread, which makes guest time depend on scheduling.  RCU's stall
+	# detector measures that emulated time against real work and fires
+	# spuriously: silence it.
 	# The TSC counts guest instructions under -icount; the clocksource
 	# watchdog, comparing it with jiffies that a loaded host delays, once
 	# marked it unstable and the run fell back to jiffies (see run-bench).
 	[ "$arch" = x86_64 ] && append="tsc=reliable $append"
-	QEMU_SMP=1 QEMU_EXTRA="-icount shift=0" \
-	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
+	QEMU_SMP=$smp QEMU_EXTRA=$extra \
+	QEMU_APPEND="faultaround.emulated=$emulated rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" "$mode" ${variant:+"$variant"}
 }
 
@@ -251,6 +266,23 @@ for name in $guests; do
 		else
 			failed+=("$name (cost)")
 		fi
+	elif [ "${BENCH_CONCURRENCY:-0}" = 1 ]; then
+		clocks=icount
+		[ "${BENCH_MTTCG:-1}" = 1 ] && clocks="icount mttcg"
+		for clock in $clocks; do
+			label=concurrency r=$repeat
+			[ "$clock" = mttcg ] && label=concurrency-mttcg r=${BENCH_MTTCG_REPEAT:-10}
+			c=$BUILD/results/${name}bench.console
+			if boot "$name" "" "faultaround.bench=concurrency faultaround.repeat=$r" \
+				bench "${BENCH_SMP:-2}" "$clock" &&
+			   cp "$c" "$outdir/$name-$label.console" &&
+			   extract "$c" "$name" "$outdir" "$label"; then
+				cat "$outdir/$name-$label.txt"
+				done_files+=("$outdir/$name-$label"{.txt,.csv,-raw.csv})
+			else
+				failed+=("$name ($label)")
+			fi
+		done
 	elif [ "${BENCH_SWEEP:-0}" = 1 ]; then
 		c=$BUILD/results/${name}bench.console
 		if boot "$name" "" "faultaround.bench=sweep faultaround.repeat=$repeat"; then
