@@ -65,7 +65,11 @@ void print_meta(FILE *f, const char *prefix)
 		cfg.repeat);
 	for (i = 0; i < cfg.npages; i++)
 		fprintf(f, "%s%lu", i ? "," : "", cfg.pages[i]);
-	fprintf(f, ", guest %s%s\n", cfg.guest, mach.emulated ? ", emulated" : "");
+	if (cfg.nthreads > 1 || cfg.threads[0] > 1)
+		for (i = 0; i < cfg.nthreads; i++)
+			fprintf(f, "%s%u", i ? "," : ", threads ", cfg.threads[i]);
+	fprintf(f, ", guest %s%s\n", cfg.guest, mach.emulated == EMU_MTTCG ?
+		", emulated (MTTCG, wall time)" : mach.emulated ? ", emulated" : "");
 }
 
 typedef void cell_fn(void *arg, const struct params *p, int mode, int wl,
@@ -124,7 +128,7 @@ static void csv_cell(void *arg, const struct params *p, int mode, int wl,
 	fputc(',', f);
 	if (c->expected >= 0)
 		fprintf(f, "%ld", c->expected);
-	fprintf(f, ",%lu,%u:%u,", p->density, p->mix.seq, p->mix.rand);
+	fprintf(f, ",%lu,%u:%u,%u,", p->density, p->mix.seq, p->mix.rand, p->threads);
 	csv_string(f, c->note);
 	fputc('\n', f);
 }
@@ -135,7 +139,7 @@ void write_csv(const char *path)
 
 	print_meta(f, "# ");
 	fprintf(f, "mode,workload,column,order,status,runs,pages,faults_mean,faults_stddev_pct,"
-		"time_mean_s,time_stddev_pct,time_chg_pct,faults_expected,density,mix,note\n");
+		"time_mean_s,time_stddev_pct,time_chg_pct,faults_expected,density,mix,threads,note\n");
 	for_each_cell(csv_cell, f);
 	close_out(f, path);
 }
@@ -161,8 +165,8 @@ static void json_cell(void *arg, const struct params *p, int mode, int wl,
 	else
 		fputs("null", f);
 	fprintf(f, ", \"status\": \"%s\", \"runs\": %d, \"pages\": %lu, \"density\": %lu,"
-		" \"mix\": \"%u:%u\"", status_name(c->status), c->runs, p->pages, p->density,
-		p->mix.seq, p->mix.rand);
+		" \"mix\": \"%u:%u\", \"threads\": %u", status_name(c->status), c->runs, p->pages,
+		p->density, p->mix.seq, p->mix.rand, p->threads);
 	if (c->status == ST_RAN)
 		fprintf(f, ", \"faults_mean\": %.1f, \"faults_stddev_pct\": %.2f,"
 			" \"time_mean_s\": %.9f, \"time_stddev_pct\": %.2f",

@@ -8,6 +8,8 @@
  *   knobs.c      the machine: probing, the system default knob, hints,
  *                advice, populate and the adaptive order
  *   workloads.c  the measured workloads and their files
+ *   threads.c    the threaded workloads: threads faulting one mapping or
+ *                one each
  *   stats.c      mean, stddev, comparisons
  *   table.c      the human tables and their summary lines
  *   export.c     CSV and JSON (one line per cell)
@@ -20,6 +22,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <faultaround.h>
 
@@ -45,8 +48,13 @@
 #define MAX_COLS	24	/* columns of one block */
 #define MAX_LIST	16	/* values of one sweep option */
 #define NOTE_LEN	160
+#define MAX_THREADS	64	/* --threads */
 
-enum { WL_SEQ, WL_RAND, WL_TOUCH, WL_EXEC, WL_SMALL, WL_MIXED, NR_WL };
+/* The threaded workloads (WL_MT_*) come last: "--workloads all" means the
+ * single-threaded ones, "threads" these. */
+enum { WL_SEQ, WL_RAND, WL_TOUCH, WL_EXEC, WL_SMALL, WL_MIXED,
+       WL_MT_SLICES, WL_MT_INTERLEAVED, WL_MT_SEPARATE, NR_WL };
+#define WL_FIRST_MT	WL_MT_SLICES
 extern const char *const wl_names[NR_WL];
 
 /* Tables are printed in this order: auto last, it is compared with the
@@ -99,6 +107,7 @@ struct params {
 	struct mix mix;			/* mixed: seq:rand mapping sizes */
 	unsigned long touch_pages;	/* touch: the region */
 	unsigned long files;		/* smallfiles */
+	unsigned threads;		/* WL_MT_*: threads, each faults pages */
 };
 
 struct point {
@@ -118,6 +127,8 @@ struct config {
 	int ndensity;
 	struct mix mix[MAX_LIST];
 	int nmix;
+	unsigned threads[MAX_LIST];	/* ascending, no duplicates */
+	int nthreads;
 	unsigned long touch_pages;	/* 0: twice pages */
 	unsigned long files;		/* 0: pages / 8, at least 8 */
 	unsigned long execs;
@@ -143,8 +154,13 @@ struct machine {
 	char knob[PATH_MAX];		/* its file, "" when none */
 	int baseline_order;		/* from knob_orig, -1 unknown */
 	int knobs_allowed;
-	int emulated;
+	int emulated;			/* EMU_* */
 };
+
+/* How the times were taken: on hardware, or in qemu TCG with -icount (a
+ * nanosecond is an instruction), or in qemu MTTCG (parallel vCPUs, host
+ * wall time). */
+enum { EMU_NONE, EMU_ICOUNT, EMU_MTTCG };
 
 extern struct config cfg;
 extern struct machine mach;
@@ -172,6 +188,8 @@ int block_columns(int mode, int wl, struct column *cols);
 int block_column_index(int mode, int wl, enum col_kind kind);
 int mode_has_limit(int mode);
 int wl_is_mapped(int wl);
+int wl_is_threaded(int wl);
+void parse_threads(const char *opt, const char *s);
 unsigned long mixed_seq_pages(const struct params *p);
 unsigned long mixed_rand_pages(const struct params *p);
 unsigned long lookups(unsigned long pages, unsigned long density);
@@ -203,6 +221,14 @@ struct sample {
 	long faults;
 	long long nsecs;
 };
+struct meas {			/* the start of a timed region */
+	long flt;
+	struct timespec t;
+};
+void meas_begin(struct meas *m);
+void meas_end(const struct meas *m, struct sample *s);
+unsigned long touch_pages(const volatile char *p, unsigned long n);
+char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags);
 void setup_files(void);
 void remove_files(void);
 int data_fd(void);
@@ -210,6 +236,11 @@ int run_workload(int wl, const struct params *p, int mode,
 		 const struct column *col, struct sample *smp);
 int exec_child(const char *file, const char *npages);
 const char *self_exe(void);
+
+/* threads.c */
+int run_threaded(int wl, const struct params *p, int mode, const struct column *col,
+		 struct sample *smp);
+const char *threaded_desc(int wl);
 
 /* stats.c */
 void stats(const double *v, int n, double *mean, double *sd_pct);

@@ -121,12 +121,15 @@ static void probe_cpu(void)
 				snprintf(mach.mmu, sizeof(mach.mmu), "%s", v);
 			}
 			if (strstr(line, "emulated by qemu") || strstr(line, "QEMU TCG"))
-				mach.emulated = 1;
+				mach.emulated = EMU_ICOUNT;
 		}
 		fclose(f);
 	}
-	if (env && *env && strcmp(env, "0"))
-		mach.emulated = 1;
+	/* FA_EMULATED=mttcg: qemu without -icount, vCPUs in parallel. */
+	if (env && !strcmp(env, "mttcg"))
+		mach.emulated = EMU_MTTCG;
+	else if (env && *env && strcmp(env, "0"))
+		mach.emulated = EMU_ICOUNT;
 }
 
 void probe_machine(void)

@@ -34,7 +34,9 @@ static void usage(int rc)
 	       "  --mode LIST        global,hint,populate,advice,auto (default: all of these),\n"
 	       "                     or cost alone\n"
 	       "  --workloads LIST   seq,rand,touch,exec,smallfiles,mixed (default: all;\n"
-	       "                     cost mode: seq,touch,exec)\n"
+	       "                     cost mode: seq,touch,exec); the threaded ones\n"
+	       "                     mt-slices,mt-interleaved,mt-separate (\"threads\")\n"
+	       "                     run only when named (global, hint, auto, cost)\n"
 	       "  --repeat N         runs per cell (default 5)\n"
 	       "  --pages LIST       pages per mapping (default 4096)\n"
 	       "  --size BYTES       one mapping size in bytes (K, M, G suffixes)\n"
@@ -45,6 +47,8 @@ static void usage(int rc)
 	       "  --files N          smallfiles: number of files (default pages / 8, >= 8)\n"
 	       "  --execs N          exec: processes per run (default 50)\n"
 	       "  --child-pages N    exec: pages each child touches (default 16)\n"
+	       "  --threads LIST     mt-*: threads, each reading --pages pages (default\n"
+	       "                     1,2 and the number of CPUs if larger)\n"
 	       "  --orders LIST|all  order columns (default 0,1,3,4,5,8,max; all: 0..max)\n"
 	       "  --guest NAME       the name in the auto summary lines (default host)\n"
 	       "  --dir DIR          where the files go (default $TMPDIR or /tmp)\n"
@@ -107,9 +111,15 @@ void parse_names(const char *opt, const char *s, const char *const *names, int n
 	snprintf(buf, sizeof(buf), "%s", s);
 	memset(flags, 0, sizeof(int) * (size_t)n);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		/* all: every mode but cost; every workload of one thread. */
 		if (!strcmp(tok, "all")) {
 			for (i = 0; i < n; i++)
-				flags[i] = !modes || i != MODE_COST;
+				flags[i] |= modes ? i != MODE_COST : !wl_is_threaded(i);
+			continue;
+		}
+		if (!modes && !strcmp(tok, "threads")) {
+			for (i = 0; i < n; i++)
+				flags[i] |= wl_is_threaded(i);
 			continue;
 		}
 		if (modes && !strcmp(tok, "both")) {	/* the seed's two modes */
@@ -191,6 +201,8 @@ static void parse_args(int argc, char **argv)
 			cfg.execs = parse_ul(a, v);
 		else if (!strcmp(a, "--child-pages"))
 			cfg.child_pages = parse_ul(a, v);
+		else if (!strcmp(a, "--threads"))
+			parse_threads(a, v);
 		else if (!strcmp(a, "--orders"))
 			parse_orders(v);
 		else if (!strcmp(a, "--guest"))
@@ -234,6 +246,20 @@ static void parse_args(int argc, char **argv)
 			die("--density must be at least 1");
 	if (!cfg.nmix)
 		cfg.mix[cfg.nmix++] = (struct mix){ 1, 1 };
+	for (w = WL_FIRST_MT; w < NR_WL && !cfg.wl[w]; w++)
+		;
+	if (w == NR_WL) {
+		/* No threaded workload: one thread, and nothing about threads
+		 * in the output. */
+		parse_threads("--threads", "1");
+	} else if (!cfg.nthreads) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		char list[64];
+
+		snprintf(list, sizeof(list), "1,2,%ld",
+			 cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : cpus);
+		parse_threads("--threads", list);
+	}
 	if (cfg.execs < 1 || cfg.child_pages < 1)
 		die("--execs and --child-pages must be at least 1");
 	if (!cfg.dir) {

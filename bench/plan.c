@@ -14,6 +14,7 @@
 
 const char *const wl_names[NR_WL] = {
 	"seq", "rand", "touch", "exec", "smallfiles", "mixed",
+	"mt-slices", "mt-interleaved", "mt-separate",
 };
 
 const char *const mode_names[NR_MODES] = {
@@ -58,6 +59,11 @@ int mode_has_limit(int mode)
 	return mode == MODE_GLOBAL || mode == MODE_HINT;
 }
 
+int wl_is_threaded(int wl)
+{
+	return wl >= WL_FIRST_MT;
+}
+
 /* Workloads whose timed region is one mapping's whole life. */
 int wl_is_mapped(int wl)
 {
@@ -78,6 +84,28 @@ static int wl_uses_pages(int wl)
 static int wl_uses_density(int wl)
 {
 	return wl == WL_RAND || wl == WL_MIXED;
+}
+
+/* --threads: ascending without duplicates, so that a run prints the one
+ * thread blocks, which the others are compared with, first. */
+void parse_threads(const char *opt, const char *s)
+{
+	unsigned long v[MAX_LIST];
+	int n = parse_ul_list(opt, s, v, MAX_LIST), i, j;
+
+	cfg.nthreads = 0;
+	for (i = 0; i < n; i++) {
+		if (v[i] < 1 || v[i] > MAX_THREADS)
+			die("%s: %lu: must be 1 to %d", opt, v[i], MAX_THREADS);
+		for (j = cfg.nthreads; j > 0 && cfg.threads[j - 1] > v[i]; j--)
+			;
+		if (j > 0 && cfg.threads[j - 1] == v[i])
+			continue;
+		memmove(&cfg.threads[j + 1], &cfg.threads[j],
+			(size_t)(cfg.nthreads - j) * sizeof(cfg.threads[0]));
+		cfg.threads[j] = (unsigned)v[i];
+		cfg.nthreads++;
+	}
 }
 
 unsigned long lookups(unsigned long pages, unsigned long density)
@@ -137,6 +165,10 @@ static void check_params(const struct params *p, const int *runs)
 		die("mixed: --pages %lu, --mix %u:%u gives the random mapping %lu"
 		    " pages, fewer than --density %lu: no lookup", p->pages,
 		    p->mix.seq, p->mix.rand, mixed_rand_pages(p), p->density);
+	if ((runs[WL_MT_SLICES] || runs[WL_MT_INTERLEAVED] || runs[WL_MT_SEPARATE]) &&
+	    p->pages * p->threads > MAX_PAGES)
+		die("--pages %lu x --threads %u: more than %lu pages", p->pages,
+		    p->threads, MAX_PAGES);
 }
 
 /* A new, empty point at the end of the list. */
@@ -165,39 +197,42 @@ void points_free(void)
 	npoints = 0;
 }
 
+/* One point of the sweep, if any workload runs in it. */
+static void plan_point(int pi, int di, int mi, int ti)
+{
+	struct point *pt;
+	int runs[NR_WL], w, m, any = 0;
+
+	for (w = 0; w < NR_WL; w++) {
+		runs[w] = cfg.wl[w] && (!pi || wl_uses_pages(w)) &&
+			  (!di || wl_uses_density(w)) && (!mi || w == WL_MIXED) &&
+			  (!ti || wl_is_threaded(w));
+		for (m = 0; m < NR_MODES; m++)
+			any |= runs[w] && cfg.modes[m] && mode_applies(m, w);
+	}
+	if (!any)
+		return;
+	pt = point_new();
+	pt->p.pages = cfg.pages[pi];
+	pt->p.density = cfg.density[di];
+	pt->p.mix = cfg.mix[mi];
+	pt->p.threads = cfg.threads[ti];
+	params_derive(&pt->p);
+	check_params(&pt->p, runs);
+	for (w = 0; w < NR_WL; w++)
+		for (m = 0; m < NR_MODES; m++)
+			pt->have[m][w] = runs[w] && cfg.modes[m] && mode_applies(m, w);
+}
+
 void plan_points(void)
 {
-	int pi, di, mi, w, m, any;
+	int pi, di, mi, ti;
 
 	for (pi = 0; pi < cfg.npages; pi++)
 		for (di = 0; di < cfg.ndensity; di++)
-			for (mi = 0; mi < cfg.nmix; mi++) {
-				struct point *pt;
-				int runs[NR_WL];
-
-				any = 0;
-				for (w = 0; w < NR_WL; w++) {
-					runs[w] = cfg.wl[w] &&
-						  (!pi || wl_uses_pages(w)) &&
-						  (!di || wl_uses_density(w)) &&
-						  (!mi || w == WL_MIXED);
-					for (m = 0; m < NR_MODES; m++)
-						any |= runs[w] && cfg.modes[m] &&
-						       mode_applies(m, w);
-				}
-				if (!any)
-					continue;
-				pt = point_new();
-				pt->p.pages = cfg.pages[pi];
-				pt->p.density = cfg.density[di];
-				pt->p.mix = cfg.mix[mi];
-				params_derive(&pt->p);
-				check_params(&pt->p, runs);
-				for (w = 0; w < NR_WL; w++)
-					for (m = 0; m < NR_MODES; m++)
-						pt->have[m][w] = runs[w] && cfg.modes[m] &&
-								 mode_applies(m, w);
-			}
+			for (mi = 0; mi < cfg.nmix; mi++)
+				for (ti = 0; ti < cfg.nthreads; ti++)
+					plan_point(pi, di, mi, ti);
 	if (!npoints)
 		die("nothing to run: no workload of --workloads runs in --mode");
 }
@@ -307,7 +342,8 @@ struct point *point_find(const struct params *p)
 
 	for (i = 0; i < npoints; i++)
 		if (points[i].p.pages == p->pages && points[i].p.density == p->density &&
-		    points[i].p.mix.seq == p->mix.seq && points[i].p.mix.rand == p->mix.rand)
+		    points[i].p.mix.seq == p->mix.seq && points[i].p.mix.rand == p->mix.rand &&
+		    points[i].p.threads == p->threads)
 			return &points[i];
 	return NULL;
 }

@@ -5,8 +5,9 @@
  * --from-raw FILE reads it back and prints the same tables (and CSV, JSON),
  * so means and stddevs can be recomputed and checked.
  *
- *   mode,workload,column,order,pages,density,mix,run,status,minor_faults,seconds,note
+ *   mode,workload,column,order,pages,density,mix,threads,run,status,minor_faults,seconds,note
  *
+ * (v1, before the threaded workloads, had no threads field: it reads as 1.)
  * status is ok (one line per run: run 1..N, minor faults, seconds with
  * nanosecond digits), or skip / error (one line for the cell, with the reason
  * in note; an error line follows the runs that completed).
@@ -18,8 +19,10 @@
 
 #include "fabench.h"
 
-#define RAW_MAGIC	"# fabench raw data v1"
-#define RAW_HEADER	"mode,workload,column,order,pages,density,mix,run,status,minor_faults,seconds,note"
+#define RAW_MAGIC	"# fabench raw data v2"
+#define RAW_MAGIC_V1	"# fabench raw data v1"
+#define RAW_HEADER	"mode,workload,column,order,pages,density,mix,threads,run,status,minor_faults,seconds,note"
+#define RAW_HEADER_V1	"mode,workload,column,order,pages,density,mix,run,status,minor_faults,seconds,note"
 
 static FILE *raw;
 static const char *raw_path;
@@ -64,6 +67,9 @@ void raw_open(const char *path)
 	fprintf(raw, "\n# pages=");
 	for (i = 0; i < cfg.npages; i++)
 		fprintf(raw, "%s%lu", i ? "," : "", cfg.pages[i]);
+	fprintf(raw, "\n# threads=");
+	for (i = 0; i < cfg.nthreads; i++)
+		fprintf(raw, "%s%u", i ? "," : "", cfg.threads[i]);
 	fprintf(raw, "\n# touch_pages=%lu\n# files=%lu\n# execs=%lu\n# child_pages=%lu\n%s\n",
 		cfg.touch_pages, cfg.files, cfg.execs, cfg.child_pages, RAW_HEADER);
 }
@@ -73,7 +79,8 @@ static void raw_prefix(const struct params *p, int mode, int wl, const struct co
 	fprintf(raw, "%s,%s,%s,", mode_names[mode], wl_names[wl], col->label);
 	if (col->kind == COL_ORDER)
 		fprintf(raw, "%d", col->order);
-	fprintf(raw, ",%lu,%lu,%u:%u,", p->pages, p->density, p->mix.seq, p->mix.rand);
+	fprintf(raw, ",%lu,%lu,%u:%u,%u,", p->pages, p->density, p->mix.seq, p->mix.rand,
+		p->threads);
 }
 
 void raw_cell(const struct params *p, int mode, int wl, const struct column *col,
@@ -107,6 +114,7 @@ void raw_close(void)
 
 static const char *raw_file;
 static int raw_line;
+static int raw_v1;		/* no threads field */
 
 static void bad(const char *what) __attribute__((noreturn));
 static void bad(const char *what)
@@ -213,6 +221,8 @@ static void meta(const char *key, const char *v)
 		parse_orders(v);
 	} else if (!strcmp(key, "pages")) {
 		cfg.npages = parse_ul_list("pages", v, cfg.pages, MAX_LIST);
+	} else if (!strcmp(key, "threads")) {
+		parse_threads("threads", v);
 	} else if (!strcmp(key, "touch_pages")) {
 		cfg.touch_pages = num(v);
 	} else if (!strcmp(key, "files")) {
@@ -224,27 +234,36 @@ static void meta(const char *key, const char *v)
 	}
 }
 
+/* The fields after mix (v1 has no threads field). */
+enum { F_THREADS = 7, F_RUN, F_STATUS, F_FAULTS, F_SECONDS, F_NOTE, NR_F };
+
 static void row(char *line)
 {
-	char *f[12], note[NOTE_LEN];
+	char *f[NR_F], note[NOTE_LEN];
 	struct column cols[MAX_COLS];
 	struct params p = { 0 };
 	struct point *pt;
 	struct cell *c;
 	int i, mode, wl, n, k;
 
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < NR_F - 1; i++) {
+		if (raw_v1 && i == F_THREADS) {
+			f[i] = "1";
+			continue;
+		}
 		f[i] = strsep(&line, ",");
 		if (!line)
 			bad("too few fields");
 	}
-	f[11] = line;
+	f[NR_F - 1] = line;
 	mode = index_of(f[0], mode_names, NR_MODES);
 	wl = index_of(f[1], wl_names, NR_WL);
 	p.pages = num(f[4]);
 	p.density = num(f[5]);
-	if (parse_mix(f[6], &p.mix) < 0 || !p.density || cfg.repeat < 1 || !mach.page)
-		bad("bad density, mix, repeat or page size");
+	p.threads = (unsigned)num(f[F_THREADS]);
+	if (parse_mix(f[6], &p.mix) < 0 || !p.density || cfg.repeat < 1 || !mach.page ||
+	    p.threads < 1 || p.threads > MAX_THREADS)
+		bad("bad density, mix, threads, repeat or page size");
 	pt = point_find(&p);
 	if (!pt) {
 		pt = point_new();
@@ -260,14 +279,14 @@ static void row(char *line)
 	if (!c->faults)
 		cell_alloc(c, cfg.repeat);
 	pt->have[mode][wl] = 1;
-	unquote(f[11], note, sizeof(note));
-	if (!strcmp(f[8], "ok")) {
+	unquote(f[F_NOTE], note, sizeof(note));
+	if (!strcmp(f[F_STATUS], "ok")) {
 		if (c->runs >= cfg.repeat || c->status != ST_RAN)
 			bad("more runs than repeat, or a run after skip/error");
-		c->faults[c->runs] = (long)num(f[9]);
-		c->nsecs[c->runs++] = nanoseconds(f[10]);
-	} else if (!strcmp(f[8], "skip") || !strcmp(f[8], "error")) {
-		c->status = f[8][0] == 's' ? ST_SKIP : ST_ERROR;
+		c->faults[c->runs] = (long)num(f[F_FAULTS]);
+		c->nsecs[c->runs++] = nanoseconds(f[F_SECONDS]);
+	} else if (!strcmp(f[F_STATUS], "skip") || !strcmp(f[F_STATUS], "error")) {
+		c->status = f[F_STATUS][0] == 's' ? ST_SKIP : ST_ERROR;
 		snprintf(c->note, sizeof(c->note), "%s", note);
 	} else {
 		bad("bad status");
@@ -316,11 +335,16 @@ void raw_read(const char *path)
 		raw_line++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (raw_line == 1 && strncmp(line, RAW_MAGIC, strlen(RAW_MAGIC)))
-			bad("not fabench raw data (no \"" RAW_MAGIC "\" line)");
+		if (raw_line == 1) {
+			raw_v1 = !strncmp(line, RAW_MAGIC_V1, strlen(RAW_MAGIC_V1));
+			if (!raw_v1 && strncmp(line, RAW_MAGIC, strlen(RAW_MAGIC)))
+				bad("not fabench raw data (no \"" RAW_MAGIC "\" line)");
+			if (raw_v1)
+				parse_threads("threads", "1");
+		}
 		if (header)
 			row(line);
-		else if (!strcmp(line, RAW_HEADER))
+		else if (!strcmp(line, raw_v1 ? RAW_HEADER_V1 : RAW_HEADER))
 			header = 1;
 		else if (!strncmp(line, "# ", 2) && (eq = strchr(line, '=')))
 			*eq = '\0', meta(line + 2, eq + 1);

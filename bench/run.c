@@ -36,8 +36,12 @@ static void tap_name(char *buf, size_t size, const struct point *pt, int mode, i
 	int n = snprintf(buf, size, "%s %s %s", wl_names[wl], mode_names[mode], what);
 
 	if (npoints > 1 && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " [pages %lu, density %lu, mix %u:%u]",
-			 pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand);
+		n += snprintf(buf + n, size - (size_t)n, " [pages %lu, density %lu, mix %u:%u",
+			      pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand);
+	if (npoints > 1 && n > 0 && (size_t)n < size && cfg.nthreads > 1)
+		n += snprintf(buf + n, size - (size_t)n, ", threads %u", pt->p.threads);
+	if (npoints > 1 && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "]");
 }
 
 static void run_cell(struct point *pt, int mode, int wl, int k, const struct column *col)

@@ -22,6 +22,15 @@
 	"caveat: qemu -icount: a nanosecond is one guest instruction, not hardware time;" \
 	" the hash MMU's H_ENTER/H_REMOVE hcalls run in qemu outside that count," \
 	" so hash PTE inserts are nearly free"
+#define MTTCG_CAVEAT \
+	"caveat: qemu MTTCG (no -icount): times are host wall time of emulated code," \
+	" with the host's other load in them, not hardware time; the hash MMU's hcalls" \
+	" run in qemu; fault counts are exact"
+
+static const char *caveat(void)
+{
+	return mach.emulated == EMU_MTTCG ? MTTCG_CAVEAT : QEMU_CAVEAT;
+}
 
 static char last_header[2048];
 
@@ -38,7 +47,10 @@ void print_intro(void)
 		fclose(mf);
 		say("%s", meta);
 	}
-	if (mach.emulated)
+	if (mach.emulated == EMU_MTTCG)
+		say("NOTE: times are host wall time of qemu TCG with parallel vCPUs (MTTCG, no -icount):"
+		    " noisy; compare columns, not machines\n");
+	else if (mach.emulated)
 		say("NOTE: absolute times are emulated (qemu TCG with -icount): compare columns, not machines\n");
 	if (!mach.supported && (cfg.modes[MODE_HINT] || cfg.modes[MODE_AUTO]))
 		say("NOTE: no per-VMA fault-around support in this kernel: hint and auto cells are skipped\n");
@@ -49,9 +61,13 @@ void print_intro(void)
 
 void print_point(const struct point *pt)
 {
+	char threads[32] = "";
+
+	if (cfg.nthreads > 1)
+		snprintf(threads, sizeof(threads), ", threads %u", pt->p.threads);
 	if (npoints > 1)
-		say("=== sweep point: pages %lu, density 1/%lu, mix seq:rand %u:%u\n\n",
-		    pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand);
+		say("=== sweep point: pages %lu, density 1/%lu, mix seq:rand %u:%u%s\n\n",
+		    pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand, threads);
 }
 
 void print_mode(const struct point *pt, int mode)
@@ -95,13 +111,15 @@ static void print_header(int mode, const struct column *cols, int n)
 		return;
 	snprintf(last_header, sizeof(last_header), "%s", line);
 	if (mach.emulated)
-		say("%s\n", QEMU_CAVEAT);
+		say("%s\n", caveat());
 	say("%s\n", line);
 }
 
-enum row { ROW_FAULTS, ROW_FSD, ROW_TIME, ROW_TSD, ROW_CHG, ROW_LIMIT };
+enum row { ROW_FAULTS, ROW_FSD, ROW_TIME, ROW_TSD, ROW_CHG, ROW_LIMIT, ROW_SCALE };
 
-static void print_row(const char *label, const struct cell *cs, int n, enum row what)
+/* @one: ROW_SCALE's cells of the same block with one thread. */
+static void print_row(const char *label, const struct cell *cs, int n, enum row what,
+		      const struct cell *one)
 {
 	char line[2048], cb[64];
 	int i, len;
@@ -126,6 +144,10 @@ static void print_row(const char *label, const struct cell *cs, int n, enum row 
 		else if (what == ROW_CHG)
 			/* nothing for Baseline itself */
 			snprintf(cb, sizeof(cb), "%s", "");
+		else if (what == ROW_SCALE && one[i].status == ST_RAN && one[i].tmean > 0)
+			snprintf(cb, sizeof(cb), "%.2fx", c->tmean / one[i].tmean);
+		else if (what == ROW_SCALE)
+			snprintf(cb, sizeof(cb), "n/a");
 		else if (c->expected < 0)
 			snprintf(cb, sizeof(cb), "n/a");
 		else if ((long)c->fmean == c->expected && c->fsd == 0)
@@ -165,6 +187,10 @@ static const char *wl_desc(int wl, const struct params *p, char *buf, size_t siz
 		snprintf(buf, size, "%lu pages in order on one mapping, %lu random lookups in another of %lu pages,"
 			 " mmap and unmap included", mixed_seq_pages(p),
 			 lookups(mixed_rand_pages(p), p->density), mixed_rand_pages(p));
+		break;
+	default:
+		snprintf(buf, size, "%u thread%s x %lu pages: %s, mmap and unmap included",
+			 p->threads, p->threads > 1 ? "s" : "", p->pages, threaded_desc(wl));
 		break;
 	}
 	return buf;
@@ -335,14 +361,24 @@ void print_block(const struct point *pt, int mode, int wl)
 	for (i = 0; i < n; i++)
 		if (cs[i].status == ST_ERROR)
 			say("error: %s: %s\n", cols[i].label, cs[i].note);
-	print_row("minor-faults", cs, n, ROW_FAULTS);
-	print_row(" stddev", cs, n, ROW_FSD);
-	print_row("times in seconds", cs, n, ROW_TIME);
-	print_row(" stddev for time", cs, n, ROW_TSD);
+	print_row("minor-faults", cs, n, ROW_FAULTS, NULL);
+	print_row(" stddev", cs, n, ROW_FSD, NULL);
+	print_row("times in seconds", cs, n, ROW_TIME, NULL);
+	print_row(" stddev for time", cs, n, ROW_TSD, NULL);
 	if (mode != MODE_COST)
-		print_row(" %chg time to baseline", cs, n, ROW_CHG);
+		print_row(" %chg time to baseline", cs, n, ROW_CHG, NULL);
 	if (wl == WL_SEQ && mode_has_limit(mode))
-		print_row(" limit ceil(pages/2^k)", cs, n, ROW_LIMIT);
+		print_row(" limit ceil(pages/2^k)", cs, n, ROW_LIMIT, NULL);
+	if (wl_is_threaded(wl) && pt->p.threads > 1) {
+		struct params one = pt->p;
+		const struct point *p1;
+
+		one.threads = 1;
+		p1 = point_find(&one);
+		if (p1 && block_runs(p1, mode, wl))
+			print_row(" x time of 1 thread", cs, n, ROW_SCALE,
+				  p1->cells[mode][wl]);
+	}
 	if (mode == MODE_HINT && wl == WL_MIXED)
 		print_split(pt);
 	if (mode == MODE_AUTO)

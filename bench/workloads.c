@@ -35,11 +35,6 @@ static unsigned long nfiles;	/* small files created */
 
 static volatile unsigned long sink;
 
-struct meas {
-	long flt;
-	struct timespec t;
-};
-
 static long minflt_now(void)
 {
 	struct rusage self, children;
@@ -49,13 +44,13 @@ static long minflt_now(void)
 	return self.ru_minflt + children.ru_minflt;
 }
 
-static void meas_begin(struct meas *m)
+void meas_begin(struct meas *m)
 {
 	m->flt = minflt_now();
 	clock_gettime(CLOCK_MONOTONIC, &m->t);
 }
 
-static void meas_end(const struct meas *m, struct sample *s)
+void meas_end(const struct meas *m, struct sample *s)
 {
 	struct timespec t;
 
@@ -65,7 +60,7 @@ static void meas_end(const struct meas *m, struct sample *s)
 		   (t.tv_nsec - m->t.tv_nsec);
 }
 
-static unsigned long touch_pages(const volatile char *p, unsigned long n)
+unsigned long touch_pages(const volatile char *p, unsigned long n)
 {
 	unsigned long i, sum = 0;
 
@@ -96,7 +91,7 @@ static unsigned long *random_pages(unsigned long n, unsigned long pages)
 
 /* Map @pages pages of @fd from page @pgoff read-only at an address aligned
  * to the largest fault-around window, so every window is whole. */
-static char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags)
+char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags)
 {
 	size_t align = mach.page << mach.max_order, len = pages * mach.page;
 	char *r, *p;
@@ -353,6 +348,7 @@ int run_workload(int wl, const struct params *p, int mode, const struct column *
 	case WL_EXEC:	ret = run_exec(smp); break;
 	case WL_SMALL:	ret = run_small(p, mode, col, smp); break;
 	case WL_MIXED:	ret = run_mixed(p, mode, col, smp); break;
+	default:	ret = run_threaded(wl, p, mode, col, smp); break;
 	}
 	e = errno;
 	if (setting_process_end(mode, wl, col) < 0 && !ret)
@@ -395,9 +391,16 @@ void setup_files(void)
 			data_pages = p->pages * 2;
 		if (data_pages < p->touch_pages)
 			data_pages = p->touch_pages;
-		for (m = 0; m < NR_MODES; m++)
+		for (m = 0; m < NR_MODES; m++) {
 			if (points[pt].have[m][WL_SMALL] && files < p->files)
 				files = p->files;
+			/* The threaded workloads read pages per thread. */
+			if ((points[pt].have[m][WL_MT_SLICES] ||
+			     points[pt].have[m][WL_MT_INTERLEAVED] ||
+			     points[pt].have[m][WL_MT_SEPARATE]) &&
+			    data_pages < p->pages * p->threads)
+				data_pages = p->pages * p->threads;
+		}
 	}
 	snprintf(workdir, sizeof(workdir), "%s/fabench.%d", cfg.dir, (int)getpid());
 	if (mkdir(workdir, 0700) < 0) {

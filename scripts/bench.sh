@@ -27,6 +27,17 @@
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
 #                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
+#   BENCH_CONCURRENCY=1  instead: the threaded workloads (faultaround.bench=
+#                  concurrency) with BENCH_SMP vCPUs (default 2), booted
+#                  twice: under -icount as everything else (the vCPUs run
+#                  round robin on one host thread: times count the
+#                  instructions of all vCPUs) into NAME-concurrency.{txt,csv}
+#                  and -raw.csv, then without -icount (MTTCG: the vCPUs run
+#                  in parallel, times are host wall time, noisy) with
+#                  BENCH_MTTCG_REPEAT runs per cell (default 10) into
+#                  NAME-concurrency-mttcg.*; BENCH_CLOCKS=icount or =mttcg
+#                  runs one of the two (pseries: mttcg unless asked, its
+#                  two-vCPU -icount guest hangs)
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -90,6 +101,7 @@ extract() {
 	fi
 	case $label in
 	sweep-*) "$top/scripts/bench-chart.sh" sweep "$csv" "$base.svg" "$name" "${label#sweep-}" ;;
+	concurrency*) ;;	# no chart: one bar per workload cannot show threads
 	*) if grep -Eq '^(global|hint|populate|advice|auto),' "$csv"; then
 		"$top/scripts/bench-chart.sh" bars "$csv" "$base.svg" "$name"
 	   fi ;;
@@ -163,22 +175,77 @@ guest_args() {	# NAME -> "ARCH MMU"
 	esac
 }
 
-# boot NAME VARIANT APPEND [MODE]: build and boot one guest in MODE (bench);
-# the console goes to build/results/NAME[-VARIANT]MODE.console (qemu-run.sh).
+# The host's TSC rate in kHz.  Without -icount, qemu's x86 TCG reads the
+# host's TSC for the guest's (cpu_get_ticks()); the guest kernel has no
+# HPET or PM timer to calibrate it against, which it needs when the host is
+# too busy for its PIT calibration: it then marks the TSC unstable and
+# times every run with 4 ms jiffies.  So an MTTCG x86_64 guest is told the
+# rate (tsc_early_khz=).
+host_tsc_khz() {
+	local exe=$BUILD/host/tsc-khz
+	[ "$(uname -m)" = x86_64 ] || return 1
+	if [ ! -x "$exe" ]; then
+		mkdir -p "$BUILD/host"
+		gcc -O2 -x c -o "$exe" - <<'EOF' || return 1
+#include <stdio.h>
+#include <time.h>
+#include <x86intrin.h>
+int main(void)
+{
+	struct timespec a, b, d = { 0, 200000000 };
+	unsigned long long t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	t0 = __rdtsc();
+	nanosleep(&d, NULL);
+	t1 = __rdtsc();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.0f\n", (double)(t1 - t0) * 1e6 /
+	       ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)));
+	return 0;
+}
+EOF
+	fi
+	"$exe"
+}
+
+# boot NAME VARIANT APPEND [MODE [SMP [CLOCK]]]: build and boot one guest
+# in MODE (bench) with SMP vCPUs (1) under CLOCK icount (qemu -icount) or
+# mttcg (no -icount, parallel vCPUs); the console goes to
+# build/results/NAME[-VARIANT]MODE.console (qemu-run.sh).
 boot() {
-	local name=$1 variant=$2 append=$3 mode=${4:-bench} arch mmu
+	local name=$1 variant=$2 append=$3 mode=${4:-bench} smp=${5:-1} clock=${6:-icount}
+	local arch mmu extra="-icount shift=0" emulated=1 khz
 	read -r arch mmu < <(guest_args "$name")
 	info "$name${variant:+ ($variant)}: building kernel and initramfs"
 	make -s -C "$top" kernel initramfs ARCH="$arch" ${variant:+VARIANT=$variant} || return 1
-	# One vCPU: -icount runs vCPUs round-robin on one thread, which makes
-	# guest time depend on scheduling.  RCU's stall detector measures that
-	# emulated time against real work and fires spuriously: silence it.
+	if [ "$clock" = mttcg ]; then
+		extra= emulated=mttcg
+		if [ "$arch" = x86_64 ]; then
+			khz=$(host_tsc_khz) || die "cannot measure the host's TSC rate"
+			append+=" tsc_early_khz=$khz"
+		fi
+	fi
+	# One vCPU unless asked: -icount runs vCPUs round-robin on one
+	# thread, which makes guest time depend on scheduling.  RCU's stall
+	# detector measures that emulated time against real work and fires
+	# spuriously: silence it.
 	# The TSC counts guest instructions under -icount; the clocksource
 	# watchdog, comparing it with jiffies that a loaded host delays, once
 	# marked it unstable and the run fell back to jiffies (see run-bench).
+	# With two vCPUs the guest also checks the TSCs against each other
+	# and, under -icount's round robin, found them unstable; both read
+	# qemu's one clock.
 	[ "$arch" = x86_64 ] && append="tsc=reliable $append"
-	QEMU_SMP=1 QEMU_EXTRA="-icount shift=0" \
-	QEMU_APPEND="faultaround.emulated=1 rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
+	if [ "$smp" -gt 1 ]; then
+		# One vCPU per socket: the x86_64 guest has no ACPI and finds
+		# its CPUs in SeaBIOS's MP table, which lists only the first CPU
+		# of each package, and qemu's -smp N alone makes N cores of one
+		# package.
+		smp="$smp,sockets=$smp,cores=1,threads=1"
+	fi
+	QEMU_SMP=$smp QEMU_EXTRA=$extra \
+	QEMU_APPEND="faultaround.emulated=$emulated rcupdate.rcu_cpu_stall_suppress=1 faultaround.guest=$name $append${BENCH_PAGES:+ faultaround.pages=$BENCH_PAGES}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" "$mode" ${variant:+"$variant"}
 }
 
@@ -251,6 +318,29 @@ for name in $guests; do
 		else
 			failed+=("$name (cost)")
 		fi
+	elif [ "${BENCH_CONCURRENCY:-0}" = 1 ]; then
+		# pseries with two vCPUs under -icount stops printing
+		# (docs/benchmarks.md, "Concurrency"): MTTCG only by default.
+		clocks="icount mttcg"
+		[ "$name" = x86_64 ] || clocks=mttcg
+		for clock in ${BENCH_CLOCKS:-$clocks}; do
+			case $clock in
+			icount|mttcg) ;;
+			*) die "BENCH_CLOCKS: unknown '$clock' (icount, mttcg)" ;;
+			esac
+			label=concurrency r=$repeat
+			[ "$clock" = mttcg ] && label=concurrency-mttcg r=${BENCH_MTTCG_REPEAT:-10}
+			c=$BUILD/results/${name}bench.console
+			if boot "$name" "" "faultaround.bench=concurrency faultaround.repeat=$r" \
+				bench "${BENCH_SMP:-2}" "$clock" &&
+			   cp "$c" "$outdir/$name-$label.console" &&
+			   extract "$c" "$name" "$outdir" "$label"; then
+				cat "$outdir/$name-$label.txt"
+				done_files+=("$outdir/$name-$label"{.txt,.csv,-raw.csv})
+			else
+				failed+=("$name ($label)")
+			fi
+		done
 	elif [ "${BENCH_SWEEP:-0}" = 1 ]; then
 		c=$BUILD/results/${name}bench.console
 		if boot "$name" "" "faultaround.bench=sweep faultaround.repeat=$repeat"; then
