@@ -78,6 +78,13 @@ checkpatch() {
 	"$top/scripts/tap-count.sh" "$results/checkpatch.tap" >"$results/checkpatch.counts"
 	read -r p f s <"$results/checkpatch.counts"
 	[ "$f" = 0 ] || stage_failed=1
+	# The selftests patch is generated from selftests/: the applied series'
+	# last commit must be what scripts/series-export.sh makes of them now.
+	"$top/scripts/selftests-in-tree.py" check "$BUILD/linux" \
+		"$top/kernel/selftests-commit.txt" >"$results/selftests-patch.tap" 2>&1 ||
+		stage_failed=1
+	grep -E '^not ok|^# ' "$results/selftests-patch.tap" || true
+	"$top/scripts/tap-count.sh" "$results/selftests-patch.tap" >"$results/selftests-patch.counts"
 }
 
 guest() {
