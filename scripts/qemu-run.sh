@@ -71,10 +71,9 @@ console=$results/$name${mode/check/}.console
 [ "$mode" = check ] && console=$results/$name.console
 counts=$results/$name.counts
 
-# What counts as a kernel report on the console.  The one benign WARNING is
-# pseries' complaint about qemu's blank NVRAM, printed at every boot.
-report_re='Oops|BUG:|WARNING:|KASAN|Kernel panic|possible circular locking|INFO: lockdep|Call Trace:|UBSAN|general protection fault'
-benign_re='WARNING: nvram corruption detected: 0-length partition'
+# What counts as a kernel report on the console: scripts/lib.sh.
+report_re=$kernel_report_re
+benign_re=$kernel_benign_re
 
 info "booting $name ($mode), timeout ${timeout_s}s"
 start=$SECONDS
