@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh all|host|checkpatch|debug: the project's test run.  Every stage
-# runs even when an earlier one failed, so one run reports everything; the
-# last line is "N passed, N failed, N skipped" over every test counted.
+# check.sh all|host|checkpatch|debug: the project's test run ("debug": the
+# debug kernels of x86_64 and pseries radix; "all" includes x86_64's).
+# Every stage runs even when an earlier one failed, so one run reports
+# everything; the last line is "N passed, N failed, N skipped" over every
+# test counted.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +28,7 @@ host_tests() {
 	local rc=0
 	{
 		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
+		bash "$top/scripts/report-re-test.sh" "$BUILD/linux" || rc=1
 		make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
 		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
 		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
@@ -107,6 +110,9 @@ all)
 	guest ppc64le radix
 	guest ppc64le hash
 	guest x86_64 -
+	# One debug kernel in every run: KASAN, KFENCE, lockdep, DEBUG_VM,
+	# DEBUG_LIST (kernel/configs/debug*.config); any report fails it.
+	guest x86_64 - debug
 	;;
 debug)
 	guest x86_64 - debug
