@@ -21,7 +21,8 @@ arch=${1:-ppc64le}
 mmu=${2:-radix}
 mode=${3:-check}
 variant=${4:-}
-timeout_s=${QEMU_TIMEOUT:-900}
+# A hang guard, not a budget; KASAN and lockdep make the debug kernel slower.
+timeout_s=${QEMU_TIMEOUT:-$([ "$variant" = debug ] && echo 1800 || echo 900)}
 kdir=$BUILD/kernel/$arch${variant:+-$variant}
 initrd=$BUILD/$arch/initramfs.cpio.gz
 append="faultaround.mode=$mode faultaround.test panic=-1 loglevel=7 ${QEMU_APPEND:-}"
