@@ -40,8 +40,11 @@ endif
 
 GB := $(BUILD)/$(ARCH)
 # libfaultaround builds examples/ itself, into its own O; its tests that
-# use the kselftest harness are a target of their own.
-SUBDIRS := selftests libfaultaround bench
+# use the kselftest harness are a target of their own.  x86_64's selftests
+# are built the kernel's way, from the series' copy in the kernel tree
+# (scripts/kselftest-build.sh); pseries' from selftests/, as on the host.
+SELFTESTS_FROM_TREE := $(filter x86_64,$(ARCH))
+SUBDIRS := $(if $(SELFTESTS_FROM_TREE),,selftests) libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
 .PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-debug \
@@ -65,6 +68,7 @@ guest: deps
 		$(MAKE) -s -C $(TOP)/$(d) O=$(GB)/$(d) CC=$(GUEST_CC) AR=$(GUEST_AR) \
 			URING_FLAGS="$(URING_FLAGS)" LIBFA_O=$(GB)/libfaultaround \
 			$(or $(GOALS_$(d)),all) || exit 1;)
+	$(if $(SELFTESTS_FROM_TREE),@$(TOP)/scripts/kselftest-build.sh $(ARCH) $(GB)/selftests)
 
 initramfs: guest
 	@$(TOP)/scripts/initramfs.sh $(ARCH)

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh all|host|checkpatch|debug: the project's test run.  Every stage
-# runs even when an earlier one failed, so one run reports everything; the
-# last line is "N passed, N failed, N skipped" over every test counted.
+# check.sh all|host|checkpatch|debug: the project's test run ("debug": the
+# debug kernels of x86_64 and pseries radix; "all" includes x86_64's).
+# Every stage runs even when an earlier one failed, so one run reports
+# everything; the last line is "N passed, N failed, N skipped" over every
+# test counted.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +28,7 @@ host_tests() {
 	local rc=0
 	{
 		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
+		bash "$top/scripts/report-re-test.sh" "$BUILD/linux" || rc=1
 		make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
 		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
 		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
@@ -78,6 +81,13 @@ checkpatch() {
 	"$top/scripts/tap-count.sh" "$results/checkpatch.tap" >"$results/checkpatch.counts"
 	read -r p f s <"$results/checkpatch.counts"
 	[ "$f" = 0 ] || stage_failed=1
+	# The selftests patch is generated from selftests/: the applied series'
+	# last commit must be what scripts/series-export.sh makes of them now.
+	"$top/scripts/selftests-in-tree.py" check "$BUILD/linux" \
+		"$top/kernel/selftests-commit.txt" >"$results/selftests-patch.tap" 2>&1 ||
+		stage_failed=1
+	grep -E '^not ok|^# ' "$results/selftests-patch.tap" || true
+	"$top/scripts/tap-count.sh" "$results/selftests-patch.tap" >"$results/selftests-patch.counts"
 }
 
 guest() {
@@ -100,6 +110,9 @@ all)
 	guest ppc64le radix
 	guest ppc64le hash
 	guest x86_64 -
+	# One debug kernel in every run: KASAN, KFENCE, lockdep, DEBUG_VM,
+	# DEBUG_LIST (kernel/configs/debug*.config); any report fails it.
+	guest x86_64 - debug
 	;;
 debug)
 	guest x86_64 - debug

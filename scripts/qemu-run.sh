@@ -21,7 +21,8 @@ arch=${1:-ppc64le}
 mmu=${2:-radix}
 mode=${3:-check}
 variant=${4:-}
-timeout_s=${QEMU_TIMEOUT:-900}
+# A hang guard, not a budget; KASAN and lockdep make the debug kernel slower.
+timeout_s=${QEMU_TIMEOUT:-$([ "$variant" = debug ] && echo 1800 || echo 900)}
 kdir=$BUILD/kernel/$arch${variant:+-$variant}
 initrd=$BUILD/$arch/initramfs.cpio.gz
 append="faultaround.mode=$mode faultaround.test panic=-1 loglevel=7 ${QEMU_APPEND:-}"
@@ -71,10 +72,9 @@ console=$results/$name${mode/check/}.console
 [ "$mode" = check ] && console=$results/$name.console
 counts=$results/$name.counts
 
-# What counts as a kernel report on the console.  The one benign WARNING is
-# pseries' complaint about qemu's blank NVRAM, printed at every boot.
-report_re='Oops|BUG:|WARNING:|KASAN|Kernel panic|possible circular locking|INFO: lockdep|Call Trace:|UBSAN|general protection fault'
-benign_re='WARNING: nvram corruption detected: 0-length partition'
+# What counts as a kernel report on the console: scripts/lib.sh.
+report_re=$kernel_report_re
+benign_re=$kernel_benign_re
 
 info "booting $name ($mode), timeout ${timeout_s}s"
 start=$SECONDS

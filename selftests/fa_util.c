@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "fa_util.h"
@@ -20,22 +21,22 @@ __attribute__((constructor)) static void fa_util_init(void)
 
 const char *fa_mmu_name(void)
 {
-	static char mmu[16];
+	static const char *mmu;
 	char line[256];
 	FILE *f;
 
-	if (mmu[0])
+	if (mmu)
 		return mmu;
-	strcpy(mmu, "n/a");
+	mmu = "n/a";
 	f = fopen("/proc/cpuinfo", "r");
 	if (!f)
 		return mmu;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "MMU", 3) && strchr(line, ':')) {
 			if (strstr(line, "Radix"))
-				strcpy(mmu, "radix");
+				mmu = "radix";
 			else if (strstr(line, "Hash"))
-				strcpy(mmu, "hash");
+				mmu = "hash";
 			break;
 		}
 	}
@@ -45,20 +46,19 @@ const char *fa_mmu_name(void)
 
 unsigned long fa_pte_table_pages(void)
 {
-#if defined(__powerpc64__)
+	const char *mmu = fa_mmu_name();
+	struct utsname u;
+
 	/* Book3S-64 with 64K pages: radix PTE_INDEX_SIZE 5, hash 8. */
-	if (fa_page_size == 65536) {
-		if (!strcmp(fa_mmu_name(), "radix"))
-			return 32;
-		if (!strcmp(fa_mmu_name(), "hash"))
-			return 256;
+	if (!strcmp(mmu, "radix") || !strcmp(mmu, "hash")) {
+		if (fa_page_size != 65536)
+			return 0;
+		return strcmp(mmu, "radix") ? 256 : 32;
 	}
-	return 0;
-#elif defined(__x86_64__) || defined(__aarch64__)
-	return fa_page_size == 4096 ? 512 : 0;
-#else
-	return 0;
-#endif
+	/* 4K pages of 8-byte PTEs; decided at run time, for any build. */
+	if (fa_page_size != 4096 || uname(&u))
+		return 0;
+	return !strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64") ? 512 : 0;
 }
 
 bool fa_feature_present(void)
@@ -76,7 +76,7 @@ bool fa_may_change_system(void)
 	if (!fgets(cmdline, sizeof(cmdline), f))
 		cmdline[0] = '\0';
 	fclose(f);
-	return strstr(cmdline, "faultaround.test") != NULL && geteuid() == 0;
+	return strstr(cmdline, "faultaround.test") && geteuid() == 0;
 }
 
 int fa_make_file(const char *dir, unsigned long pages)
@@ -274,14 +274,16 @@ void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 /* The value of a "FaultAroundOrder:" line, as fa_status_order() returns it. */
 static int fa_parse_order(const char *val)
 {
-	int order;
+	char *end;
+	long order;
 
 	val += strspn(val, " \t");
 	if (!strncmp(val, "auto", 4))
 		return FA_ORDER_AUTO;
 	if (!strncmp(val, "unset", 5))
 		return -1;
-	return sscanf(val, "%d", &order) == 1 ? order : -2;
+	order = strtol(val, &end, 10);
+	return end != val ? (int)order : -2;
 }
 
 int fa_smaps_order(const void *addr, unsigned long *vma_start,

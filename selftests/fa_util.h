@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../include/uapi/linux/faultaround.h"
+#include <linux/mman.h>		/* MADV_FAULTAROUND* */
+#include <linux/prctl.h>	/* PR_[GS]ET_FAULTAROUND, PR_FAULTAROUND_* */
 
 #define FA_DEBUGFS_BYTES	"/sys/kernel/debug/fault_around_bytes"
 #define FA_SYSFS_DIR		"/sys/kernel/mm/faultaround"
@@ -78,10 +79,10 @@ int fa_zap(void *addr, unsigned long pages);
 /* Minor faults of this process so far. */
 long fa_minor_faults(void);
 
-/* Read one page through a volatile access so the compiler cannot elide it. */
+/* Read one byte through an atomic load, which the compiler does not elide. */
 static inline uint8_t fa_touch(const void *addr)
 {
-	return *(const volatile uint8_t *)addr;
+	return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
 }
 
 /* Read/write an unsigned number from/to a file; -1 with errno on error. */
@@ -98,7 +99,6 @@ int fa_write_ulong(const char *path, unsigned long val);
 void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 			unsigned long hi, unsigned long *first,
 			unsigned long *count);
-
 
 /* What fa_smaps_order() and fa_status_order() return for "auto". */
 #define FA_ORDER_AUTO	(-3)

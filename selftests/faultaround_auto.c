@@ -12,7 +12,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 FIXTURE(advice)

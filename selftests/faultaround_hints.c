@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 #include <linux/userfaultfd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 FIXTURE(hint)
@@ -202,7 +203,7 @@ TEST_F(hint, order_above_max_is_clamped)
 	int orders[] = { self->max_order + 1, 8, 13, 14, 253 };
 	size_t i;
 
-	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
 		if (orders[i] <= self->max_order)
 			continue;
 		ASSERT_EQ(set_hint(self->map, self->pages, 0), 0);
@@ -224,7 +225,7 @@ TEST_F(hint, garbage_bits_and_reserved_field_are_einval)
 	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
 	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (int)0x80000000u), -1);
+	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | INT_MIN), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(255)), -1);
 	EXPECT_EQ(errno, EINVAL);
@@ -439,6 +440,8 @@ TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 
 #define TRACE_DIR "/sys/kernel/tracing"
 #define TRACE_EVENT_ENABLE TRACE_DIR "/events/fault_around/fault_around/enable"
+#define TRACE_FORMAT \
+	"fault_around: address=0x%lx start=0x%lx end=0x%lx order=%u source=%15s"
 
 static int write_str(const char *path, const char *s, int flags)
 {
@@ -477,8 +480,7 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 	while (fgets(line, sizeof(line), f)) {
 		char *ev = strstr(line, "fault_around: ");
 
-		if (!ev || sscanf(ev, "fault_around: address=0x%lx start=0x%lx end=0x%lx order=%u source=%15s",
-				  &addr, &start, &end, &order, source) != 5)
+		if (!ev || sscanf(ev, TRACE_FORMAT, &addr, &start, &end, &order, source) != 5)
 			continue;
 		if (addr != (uintptr_t)self->map + idx * fa_page_size)
 			continue;

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 /* Run as "faultaround_prctl --exec-child": report what survived execve. */
@@ -193,7 +193,7 @@ TEST_F(prctl, fork_inherits_the_default)
 /* execve keeps the process default and drops every VMA hint (new mm). */
 TEST_F(prctl, execve_keeps_the_default_and_drops_vma_hints)
 {
-	char *argv[] = { "faultaround_prctl", "--exec-child", NULL };
+	char *const argv[] = { "faultaround_prctl", "--exec-child", NULL };
 	uint8_t *p;
 	int status;
 	pid_t pid;

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 #define NOBODY		65534

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 #define STOCK_FAULT_AROUND_BYTES 65536UL
@@ -78,18 +78,19 @@ static void set_bytes(struct __test_metadata *_metadata, unsigned long bytes)
 		TH_LOG("write %lu to fault_around_bytes: %s", bytes, strerror(errno));
 }
 
-static void expect_window(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(stock) *self, unsigned long nr)
+/* @map: @pages pages, two page tables of @table pages each. */
+static void expect_window(struct __test_metadata *_metadata, uint8_t *map,
+			  unsigned long pages, unsigned long table,
+			  unsigned long nr)
 {
-	unsigned long idx = probe_index(self->table), first, count;
-	uint8_t *p = self->map;
+	unsigned long idx = probe_index(table), first, count;
 
-	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
-	ASSERT_EQ(fa_count_present(self->map, self->pages), 0);
-	ASSERT_EQ(fa_touch(p + idx * fa_page_size), fa_pattern(idx * fa_page_size));
+	ASSERT_EQ(fa_zap(map, pages), 0);
+	ASSERT_EQ(fa_count_present(map, pages), 0);
+	ASSERT_EQ(fa_touch(map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
 	/* Clamped to the page table holding idx: [table, 2 * table). */
-	fa_expected_window(idx, nr, self->table, 2 * self->table, &first, &count);
-	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, first, count))
+	fa_expected_window(idx, nr, table, 2 * table, &first, &count);
+	EXPECT_TRUE(fa_present_exactly(map, pages, first, count))
 		TH_LOG("window of %lu pages around page %lu", nr, idx);
 }
 
@@ -111,7 +112,7 @@ TEST_F(stock, default_window)
 		SKIP(return, "debugfs fault_around_bytes not readable");
 	ASSERT_EQ(self->saved_bytes, STOCK_FAULT_AROUND_BYTES);
 	bytes = STOCK_FAULT_AROUND_BYTES;
-	expect_window(_metadata, self, pages_of(bytes));
+	expect_window(_metadata, self->map, self->pages, self->table, pages_of(bytes));
 	if (fa_page_size == 65536)
 		EXPECT_EQ(fa_count_present(self->map, self->pages), 1);
 	if (fa_page_size == 4096)
@@ -126,7 +127,7 @@ TEST_F(stock, every_system_window)
 		SKIP(return, "changes the system default: guest only");
 	for (nr = 1; nr <= self->table; nr *= 2) {
 		set_bytes(_metadata, nr * fa_page_size);
-		expect_window(_metadata, self, nr);
+		expect_window(_metadata, self->map, self->pages, self->table, nr);
 	}
 }
 
@@ -135,7 +136,7 @@ TEST_F(stock, rounds_down_to_power_of_two)
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
 	set_bytes(_metadata, 5 * fa_page_size + 1);
-	expect_window(_metadata, self, 4);
+	expect_window(_metadata, self->map, self->pages, self->table, 4);
 }
 
 TEST_F(stock, rejects_more_than_a_table)
@@ -174,7 +175,7 @@ TEST_F(stock, clamped_to_page_table)
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
 	set_bytes(_metadata, self->table * fa_page_size);
-	expect_window(_metadata, self, self->table);
+	expect_window(_metadata, self->map, self->pages, self->table, self->table);
 	EXPECT_EQ(fa_count_present(self->map, self->pages), (long)self->table);
 }
 

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include "fa_util.h"
 
 #define READERS		3
@@ -39,7 +39,7 @@ struct stress {
 };
 
 static __thread sigjmp_buf reader_jmp;
-static __thread volatile int in_tail;
+static __thread atomic_int in_tail;	/* read by on_sigbus() */
 
 static void on_sigbus(int sig)
 {
