@@ -23,6 +23,14 @@
 #                  time change with its stddev: NAME-cost.txt
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
 #                  (libfaultaround/test/bench.sh in the guest): NAME-shim.txt
+#   BENCH_PROGRAMS=1  instead: Debian's programs under perf stat
+#                  (faultaround.bench=programs, bench/programs/bench.sh) on
+#                  the patched and then the stock kernel, warm and cold
+#                  cache: NAME-programs.txt (scripts/programs-report.sh),
+#                  NAME-programs.csv, NAME-programs-raw.csv (every run);
+#                  BENCH_PROGRAMS_STOCK=0 skips the stock kernel,
+#                  BENCH_PROGRAMS_LIST=sqlite,pystart,python,cc,rg and
+#                  BENCH_PROGRAMS_CACHE=warm,cold pick a subset
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -129,7 +137,8 @@ boot() {
 	local name=$1 variant=$2 append=$3 mode=${4:-bench} arch mmu
 	read -r arch mmu < <(guest_args "$name")
 	info "$name${variant:+ ($variant)}: building kernel and initramfs"
-	make -s -C "$top" kernel initramfs ARCH="$arch" ${variant:+VARIANT=$variant} || return 1
+	make -s -C "$top" kernel initramfs ${BENCH_PROGRAMS:+programs} ARCH="$arch" \
+		${variant:+VARIANT=$variant} || return 1
 	# One vCPU: -icount runs vCPUs round-robin on one thread, which makes
 	# guest time depend on scheduling.  RCU's stall detector measures that
 	# emulated time against real work and fires spuriously: silence it.
@@ -177,6 +186,41 @@ for name in $guests; do
 			done_files+=("$outdir/$name-shim.txt")
 		else
 			failed+=("$name (shim)")
+		fi
+	elif [ "${BENCH_PROGRAMS:-0}" = 1 ]; then
+		raw=$outdir/$name-programs-raw.csv
+		: >"$raw"
+		ok=1
+		variants=patched
+		[ "${BENCH_PROGRAMS_STOCK:-1}" = 1 ] && variants="patched stock"
+		for variant in $variants; do
+			v=$variant; [ "$v" = patched ] && v=
+			c=$BUILD/results/$name${v:+-$v}bench.console
+			# x86_64: the clocksource watchdog once marked the TSC
+			# unstable against refined-jiffies during the programs'
+			# disk I/O under -icount, leaving perf's duration_time with
+			# a 4 ms resolution; tsc=reliable keeps the TSC.
+			tsc=
+			[ "$name" = x86_64 ] && tsc=" tsc=reliable"
+			if boot "$name" "$v" "faultaround.bench=programs faultaround.repeat=$repeat$tsc${BENCH_PROGRAMS_LIST:+ faultaround.programs=$BENCH_PROGRAMS_LIST}${BENCH_PROGRAMS_CACHE:+ faultaround.cache=$BENCH_PROGRAMS_CACHE}" &&
+			   grep -q '^# fabench-programs-end$' "$c" &&
+			   ! grep '^# programs-meta: error=' "$c"; then
+				cp "$c" "$outdir/$name-programs-$variant.console"
+				# One header line for both kernels' runs.
+				first=1
+				[ -s "$raw" ] && first=0
+				section "$c" programs "" |
+					awk -v first=$first '/^guest,/ && !first { next } { print }' >>"$raw"
+			else
+				ok=0
+			fi
+		done
+		if [ $ok = 1 ]; then
+			"$top/scripts/programs-report.sh" "$raw" "$outdir/$name-programs.csv" >"$outdir/$name-programs.txt"
+			cat "$outdir/$name-programs.txt"
+			done_files+=("$outdir/$name-programs"{.txt,.csv,-raw.csv})
+		else
+			failed+=("$name (programs)")
 		fi
 	elif [ "${BENCH_COST:-0}" = 1 ]; then
 		ok=1
