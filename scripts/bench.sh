@@ -30,7 +30,9 @@
 #                  NAME-programs.csv, NAME-programs-raw.csv (every run);
 #                  BENCH_PROGRAMS_STOCK=0 skips the stock kernel,
 #                  BENCH_PROGRAMS_LIST=sqlite,pystart,python,cc,rg and
-#                  BENCH_PROGRAMS_CACHE=warm,cold pick a subset
+#                  BENCH_PROGRAMS_CACHE=warm,cold pick a subset,
+#                  BENCH_PROGRAMS_WARM=S,S... and BENCH_PROGRAMS_COLD the
+#                  settings (bench/programs/bench.sh -s, -S)
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -202,7 +204,7 @@ for name in $guests; do
 			# a 4 ms resolution; tsc=reliable keeps the TSC.
 			tsc=
 			[ "$name" = x86_64 ] && tsc=" tsc=reliable"
-			if boot "$name" "$v" "faultaround.bench=programs faultaround.repeat=$repeat$tsc${BENCH_PROGRAMS_LIST:+ faultaround.programs=$BENCH_PROGRAMS_LIST}${BENCH_PROGRAMS_CACHE:+ faultaround.cache=$BENCH_PROGRAMS_CACHE}" &&
+			if boot "$name" "$v" "faultaround.bench=programs faultaround.repeat=$repeat$tsc${BENCH_PROGRAMS_LIST:+ faultaround.programs=$BENCH_PROGRAMS_LIST}${BENCH_PROGRAMS_CACHE:+ faultaround.cache=$BENCH_PROGRAMS_CACHE}${BENCH_PROGRAMS_WARM:+ faultaround.warm=$BENCH_PROGRAMS_WARM}${BENCH_PROGRAMS_COLD:+ faultaround.cold=$BENCH_PROGRAMS_COLD}" &&
 			   grep -q '^# fabench-programs-end$' "$c" &&
 			   ! grep '^# programs-meta: error=' "$c"; then
 				cp "$c" "$outdir/$name-programs-$variant.console"

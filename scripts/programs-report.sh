@@ -148,12 +148,13 @@ END {
 				if (key in have) { cols[++m] = key; collabel[m] = label("patched", "global:" gord["patched", i]) }
 			}
 			key = cell("stock", c, p, "base")
-			if (key in have) { cols[++m] = key; collabel[m] = "stock Base" }
+			title = "system default and global orders"
+			if (key in have) { cols[++m] = key; collabel[m] = "stock Base"; title = title ", patched and stock kernel" }
 			for (i = 1; i <= ngo["stock"]; i++) {
 				key = cell("stock", c, p, "global:" gord["stock", i])
 				if (key in have) { cols[++m] = key; collabel[m] = label("stock", "global:" gord["stock", i]) }
 			}
-			panel("system default and global orders, patched and stock kernel", c, p, cols, m)
+			panel(title, c, p, cols, m)
 			# Panel 2: per process (patched kernel only).
 			m = 0
 			delete cols; delete collabel
