@@ -121,7 +121,7 @@ function panel(title, c, p, cols, nc,   i, key, hdr, tl, sdl, chg, base, b) {
 function chgerr(key, base,   a, b, ea, eb) {
 	a = t[key] / cnt[key]; b = t[base] / cnt[base]
 	ea = rel(t[key], t2[key], cnt[key]); eb = rel(t[base], t2[base], cnt[base])
-	return sprintf("%+.1f%% +- %.1f%%", 100 * (a - b) / b, sqrt(ea * ea + eb * eb) * a / b)
+	return sprintf("%+.2f%% +- %.2f%%", 100 * (a - b) / b, sqrt(ea * ea + eb * eb) * a / b)
 }
 END {
 	printf "# real programs in the %s guest (Debian 12 programs, perf stat per run)\n", guest
@@ -139,6 +139,8 @@ END {
 		c = cache[ci]
 		for (pi = 1; pi <= np; pi++) {
 			p = prog[pi]
+			if (!(cell("patched", c, p, "base") in have) && !(cell("stock", c, p, "base") in have))
+				continue
 			# Panel 1: system-wide.
 			m = 0
 			delete cols; delete collabel
@@ -184,12 +186,13 @@ END {
 		p = prog[pi]
 		a = cell("patched", "warm", p, "auto")
 		if (!(a in cnt)) continue
-		best = ""
+		# The fixed orders: every global column, and Baseline, which
+		# is the default order.
+		best = cell("patched", "warm", p, "base"); bo = meta["default_order"]
 		for (i = 1; i <= ngo["patched"]; i++) {
 			key = cell("patched", "warm", p, "global:" gord["patched", i])
-			if ((key in cnt) && (best == "" || t[key] / cnt[key] < t[best] / cnt[best])) { best = key; bo = gord["patched", i] }
+			if ((key in cnt) && t[key] / cnt[key] < t[best] / cnt[best]) { best = key; bo = gord["patched", i] }
 		}
-		if (best == "") continue
 		printf "auto: %s %s %+.1f%% vs best fixed order %s (stddev %.1f%%)\n", p, guest,
 			100 * (t[a] / cnt[a] - t[best] / cnt[best]) / (t[best] / cnt[best]), bo, rel(t[a], t2[a], cnt[a])
 	}
