@@ -211,7 +211,9 @@ for name in $guests; do
 				# One header line for both kernels' runs.
 				first=1
 				[ -s "$raw" ] && first=0
-				section "$c" programs "" |
+				# Only the data: the pseries console also carries
+				# kernel lines without a timestamp ("drop_caches: 3").
+				section "$c" programs "" | grep -E "^(# programs-meta|guest,|$name,)" |
 					awk -v first=$first '/^guest,/ && !first { next } { print }' >>"$raw"
 			else
 				ok=0
