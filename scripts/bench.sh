@@ -38,6 +38,16 @@
 #                  NAME-concurrency-mttcg.*; BENCH_CLOCKS=icount or =mttcg
 #                  runs one of the two (pseries: mttcg unless asked, its
 #                  two-vCPU -icount guest hangs)
+#   BENCH_PROGRAMS=1  instead: Debian's programs under perf stat
+#                  (faultaround.bench=programs, bench/programs/bench.sh) on
+#                  the patched and then the stock kernel, warm and cold
+#                  cache: NAME-programs.txt (scripts/programs-report.sh),
+#                  NAME-programs.csv, NAME-programs-raw.csv (every run);
+#                  BENCH_PROGRAMS_STOCK=0 skips the stock kernel,
+#                  BENCH_PROGRAMS_LIST=sqlite,pystart,python,cc,rg and
+#                  BENCH_PROGRAMS_CACHE=warm,cold pick a subset,
+#                  BENCH_PROGRAMS_WARM=S,S... and BENCH_PROGRAMS_COLD the
+#                  settings (bench/programs/bench.sh -s, -S)
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -218,7 +228,8 @@ boot() {
 	local arch mmu extra="-icount shift=0" emulated=1 khz
 	read -r arch mmu < <(guest_args "$name")
 	info "$name${variant:+ ($variant)}: building kernel and initramfs"
-	make -s -C "$top" kernel initramfs ARCH="$arch" ${variant:+VARIANT=$variant} || return 1
+	make -s -C "$top" kernel initramfs ${BENCH_PROGRAMS:+programs} ARCH="$arch" \
+		${variant:+VARIANT=$variant} || return 1
 	if [ "$clock" = mttcg ]; then
 		extra= emulated=mttcg
 		if [ "$arch" = x86_64 ]; then
@@ -289,6 +300,39 @@ for name in $guests; do
 			done_files+=("$outdir/$name-shim.txt")
 		else
 			failed+=("$name (shim)")
+		fi
+	elif [ "${BENCH_PROGRAMS:-0}" = 1 ]; then
+		raw=$outdir/$name-programs-raw.csv
+		: >"$raw"
+		ok=1
+		variants=patched
+		[ "${BENCH_PROGRAMS_STOCK:-1}" = 1 ] && variants="patched stock"
+		for variant in $variants; do
+			v=$variant; [ "$v" = patched ] && v=
+			c=$BUILD/results/$name${v:+-$v}bench.console
+			# (x86_64 boots with tsc=reliable, see boot(): without it
+			# perf's duration_time once fell to 4 ms steps.)
+			if boot "$name" "$v" "faultaround.bench=programs faultaround.repeat=$repeat${BENCH_PROGRAMS_LIST:+ faultaround.programs=$BENCH_PROGRAMS_LIST}${BENCH_PROGRAMS_CACHE:+ faultaround.cache=$BENCH_PROGRAMS_CACHE}${BENCH_PROGRAMS_WARM:+ faultaround.warm=$BENCH_PROGRAMS_WARM}${BENCH_PROGRAMS_COLD:+ faultaround.cold=$BENCH_PROGRAMS_COLD}" &&
+			   grep -q '^# fabench-programs-end$' "$c" &&
+			   ! grep '^# programs-meta: error=' "$c"; then
+				cp "$c" "$outdir/$name-programs-$variant.console"
+				# One header line for both kernels' runs.
+				first=1
+				[ -s "$raw" ] && first=0
+				# Only the data: the pseries console also carries
+				# kernel lines without a timestamp ("drop_caches: 3").
+				section "$c" programs "" | grep -E "^(# programs-meta|guest,|$name,)" |
+					awk -v first=$first '/^guest,/ && !first { next } { print }' >>"$raw"
+			else
+				ok=0
+			fi
+		done
+		if [ $ok = 1 ]; then
+			"$top/scripts/programs-report.sh" "$raw" "$outdir/$name-programs.csv" >"$outdir/$name-programs.txt"
+			cat "$outdir/$name-programs.txt"
+			done_files+=("$outdir/$name-programs"{.txt,.csv,-raw.csv})
+		else
+			failed+=("$name (programs)")
 		fi
 	elif [ "${BENCH_COST:-0}" = 1 ]; then
 		# The kernels alternate, boot after boot, so that a drift of the

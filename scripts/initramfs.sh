@@ -74,7 +74,8 @@ fi
 # The real programs' smoke test; the programs are on their own disk
 # (scripts/programs-image.sh).
 mkdir -p "$root/faultaround/programs"
-cp "$top/bench/programs/smoke.sh" "$top/bench/programs/workloads.sh" "$root/faultaround/programs/"
+cp "$top/bench/programs/smoke.sh" "$top/bench/programs/workloads.sh" \
+	"$top/bench/programs/bench.sh" "$root/faultaround/programs/"
 echo smoke.sh >"$root/faultaround/programs/TESTS"
 [ -x "$top/scripts/guest-demo.sh" ] && cp "$top/scripts/guest-demo.sh" "$root/faultaround/demo.sh"
 cp "$top/scripts/guest-init" "$root/init"

@@ -10,6 +10,7 @@
 #
 #   wl_sqlite [NAME]   sqlite3 point lookups through mmap, NAME.sql
 #                      (default lookups-smoke; lookups: 1000 of them)
+#   wl_pystart         python3 startup alone (python3 -c pass)
 #   wl_python          python3 startup and an import-heavy script
 #   wl_cc DIR [PROG..] make + gcc: zlib's example programs into DIR
 #                      (inside the chroot, under /tmp; default: all nine)
@@ -33,6 +34,10 @@ in_image() {
 
 wl_sqlite() {
 	in_image sqlite3 -batch -readonly "$DATA/kv.db" <"$PROGRAMS$DATA/${1:-lookups-smoke}.sql"
+}
+
+wl_pystart() {
+	in_image python3 -c pass
 }
 
 wl_python() {
