@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,12 +113,63 @@ static void show(const char *what, const char *file, const char *keys)
 	fclose(f);
 }
 
+/*
+ * A task asleep in futex(): the futex word and the four words after it
+ * (a pthread mutex's lock, count, owner, users, kind), the mapping that
+ * holds it and the frame behind it (/proc/self/pagemap; PFN 0 unless
+ * CAP_SYS_ADMIN), so that a lost wake-up (word 0 or owner gone) can be
+ * told from a lost store (word 2 with a live owner).
+ */
+static void show_futex(const char *what)
+{
+	char path[400], line[512];
+	unsigned long nr, addr, lo, hi;
+	unsigned int w[5];
+	uint64_t pm = 0;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/syscall", what);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fscanf(f, "%lu %lx", &nr, &addr) != 2 || !addr) {
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, w, sizeof(w), (off_t)addr) != sizeof(w)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		off_t at = (off_t)(addr / (unsigned long)sysconf(_SC_PAGESIZE)) * 8;
+
+		if (pread(fd, &pm, sizeof(pm), at) != sizeof(pm))
+			pm = 0;
+		close(fd);
+	}
+	printf("#   %s futex %#lx: %d %u %d %u %d; pagemap %#llx\n", what, addr,
+	       (int)w[0], w[1], (int)w[2], w[3], (int)w[4], (unsigned long long)pm);
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= addr && addr < hi)
+			printf("#   %s futex in: %s", what, line);
+	if (f)
+		fclose(f);
+}
+
 static void show_task(const char *what)
 {
 	show(what, "status", "State SigBlk SigPnd ShdPnd");
 	show(what, "wchan", "");
 	show(what, "syscall", "");
 	show(what, "stack", "");
+	show_futex(what);
 }
 
 static void *watchdog(void *arg)

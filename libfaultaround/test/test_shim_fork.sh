@@ -17,15 +17,38 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
+# On pseries emulated by qemu the program runs on one CPU, because qemu
+# 7.2's TCG (Debian 12's) breaks fork() in a POWER guest with two vCPUs:
+# while threads store and another thread forks, a parent's store is lost or
+# a child's store shows up in the parent (radix and hash MMU alike).  It
+# left glibc's loader lock free with its waiters asleep, the parent hang
+# this test used to skip for.  The stock kernel does it as this series does;
+# the process on one vCPU, and x86_64 under the same qemu, never did.  qemu
+# 7.2 sets the reference and change bits of a radix PTE with a plain load
+# and store, which can undo fork()'s write-protection done meanwhile on the
+# other vCPU; later qemu raises an interrupt instead ("target/ppc: Generate
+# storage interrupts for radix RC changes", qemu-devel, July 2023).  On one
+# CPU the threads still preempt one another, so fork() still finds other
+# threads inside the shim.  FA_FORK_CPUS=all runs on every CPU.
+PIN=
+if [ "${FA_FORK_CPUS:-}" != all ] && grep -qs 'emulated by qemu' /proc/cpuinfo &&
+	case $(uname -m) in ppc64*) true ;; *) false ;; esac; then
+	PIN="taskset 1"
+fi
+
 tap_plan 3
-echo "# hints: $HMODE; $CHILDREN children, each run limited to $LIMIT s"
+echo "# hints: $HMODE; $CHILDREN children, each run limited to $LIMIT s${PIN:+; on CPU 0 only (qemu pseries)}"
+# Whether fork() keeps memory private on every CPU here: a diagnostic.  A
+# count above 0 says the pinning above is still needed; 0 proves nothing
+# (2 of 6 runs in a radix guest read nothing wrong).
+echo "# fork_private, every CPU: $(timeout "$LIMIT" "$O/test/fork_private" 300 2 | tail -1)"
 
 # run NAME ENV...: shim_forker with ENV, under the time limit
 run() {
 	name=$1
 	shift
 	start=$(date +%s)
-	timeout "$LIMIT" env "$@" "$F" "$tmp" "$CHILDREN" > "$tmp/out" 2>&1
+	timeout "$LIMIT" $PIN env "$@" "$F" "$tmp" "$CHILDREN" > "$tmp/out" 2>&1
 	rc=$?
 	echo "# $name: $(cat "$tmp/out") ($(($(date +%s) - start)) s, exit $rc)"
 	if [ $rc -eq 0 ]; then
@@ -36,22 +59,8 @@ run() {
 }
 
 run "without the shim" $HENV
-# Known defect, still open: in the qemu guests a run under the shim has
-# stopped with two dlopen() threads of the parent asleep on glibc's two
-# loader locks (1 run in 2 on pseries hash), with the earlier reproducer
-# that also loaded and unloaded librt; a run without the shim once stopped
-# too.  The reproducer now dlopen()s only libraries loaded already, and
-# has not yet run often enough in the guests to say the hang is gone.
-# Until it has, the guests report the shim runs as skipped unless
-# FA_FORK_STRICT=1; the host runs them against the stand-in every time.
-if [ "$HMODE" = kernel ] && [ -z "${FA_FORK_STRICT:-}" ]; then
-	why="intermittent parent deadlock in the guests, under investigation; FA_FORK_STRICT=1 runs it"
-	tap_skip "shim ($HMODE), a rule that matches nothing" "$why"
-	tap_skip "shim ($HMODE), rules for the mapped files and the libraries" "$why"
-else
-	run "shim ($HMODE), a rule that matches nothing" $HENV LD_PRELOAD="$HSHIM" \
-		FAULTAROUND_RULES='nothing-is-called-this=64K'
-	run "shim ($HMODE), rules for the mapped files and the libraries" $HENV \
-		LD_PRELOAD="$HSHIM" FAULTAROUND_RULES='fa_fork_*=64K;*.so*=order:1'
-fi
+run "shim ($HMODE), a rule that matches nothing" $HENV LD_PRELOAD="$HSHIM" \
+	FAULTAROUND_RULES='nothing-is-called-this=64K'
+run "shim ($HMODE), rules for the mapped files and the libraries" $HENV \
+	LD_PRELOAD="$HSHIM" FAULTAROUND_RULES='fa_fork_*=64K;*.so*=order:1'
 tap_done
