@@ -50,7 +50,13 @@ x86_64)
 *) die "unknown ARCH '$arch'" ;;
 esac
 name+=${variant:+-$variant}
-cmd+=(-m "${QEMU_MEM:-2G}" -smp "${QEMU_SMP:-2}" -nographic -initrd "$initrd"
+smp=${QEMU_SMP:-2}
+# The x86_64 guest has no ACPI and finds its CPUs in SeaBIOS's MP table,
+# which lists one CPU per package: a plain -smp 2 gave it one CPU.
+if [ "$arch" = x86_64 ] && [ "$smp" -gt 1 ] 2>/dev/null; then
+	smp="$smp,sockets=$smp,cores=1,threads=1"
+fi
+cmd+=(-m "${QEMU_MEM:-2G}" -smp "$smp" -nographic -initrd "$initrd"
       -append "$append" ${QEMU_EXTRA:-})
 
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs ARCH=$arch'"
