@@ -357,3 +357,47 @@ int fa_expected_max_order(void)
 		order++;
 	return order;
 }
+
+int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
+		      unsigned long tables, const char **why)
+{
+	const char *dir = fa_fs_dir(fs);
+
+	m->fd = -1;
+	m->map = MAP_FAILED;
+	if (!fa_feature_present()) {
+		*why = "kernel without fault-around hints";
+		return 1;
+	}
+	if (!dir) {
+		*why = "no directory for this file system (FA_EXT4DIR)";
+		return 1;
+	}
+	m->table = fa_pte_table_pages();
+	if (!m->table) {
+		*why = "page-table size of this MMU unknown";
+		return 1;
+	}
+	m->pages = tables * m->table;
+	m->fd = fa_make_file(dir, m->pages);
+	if (m->fd < 0) {
+		*why = "cannot make the file";
+		return -1;
+	}
+	m->map = fa_map_aligned(m->fd, m->pages, 0, map_flags, m->table, 0);
+	if (m->map == MAP_FAILED) {
+		*why = "cannot map the file";
+		return -1;
+	}
+	return 0;
+}
+
+void fa_table_map_close(struct fa_table_map *m)
+{
+	if (m->map != MAP_FAILED)
+		munmap(m->map, m->pages * fa_page_size);
+	if (m->fd >= 0)
+		close(m->fd);
+	m->map = MAP_FAILED;
+	m->fd = -1;
+}

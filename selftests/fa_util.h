@@ -118,6 +118,26 @@ int fa_smaps_order(const void *addr, unsigned long *vma_start,
  */
 int fa_status_order(void);
 
+/*
+ * A file of @tables page tables' worth of pages on @fs, mapped aligned to
+ * a page table: what the window tests fault on.
+ */
+struct fa_table_map {
+	unsigned long table;	/* pages per page table */
+	unsigned long pages;	/* @tables page tables */
+	int fd;
+	uint8_t *map;
+};
+
+/*
+ * 0 when @m is ready; 1 when the test cannot run here and -1 (errno set)
+ * when making the file or the mapping failed, *@why saying which.
+ * fa_table_map_close() undoes whatever was done.
+ */
+int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
+		      unsigned long tables, const char **why);
+void fa_table_map_close(struct fa_table_map *m);
+
 /* The largest order: log2 of fa_pte_table_pages(). */
 int fa_expected_max_order(void);
 

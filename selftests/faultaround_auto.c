@@ -17,11 +17,8 @@
 
 FIXTURE(advice)
 {
-	unsigned long table;	/* pages per page table */
-	unsigned long pages;	/* three page tables */
+	struct fa_table_map m;	/* 3 page tables */
 	int max_order;
-	int fd;
-	uint8_t *map;
 };
 
 FIXTURE_VARIANT(advice)
@@ -36,33 +33,20 @@ FIXTURE_VARIANT_ADD(advice, ext4_shared) { .fs = "ext4", .map_flags = MAP_SHARED
 
 FIXTURE_SETUP(advice)
 {
-	const char *dir = fa_fs_dir(variant->fs);
+	const char *why;
+	int ret = fa_table_map_open(&self->m, variant->fs, variant->map_flags,
+				    3, &why);
 
-	self->fd = -1;
-	self->map = MAP_FAILED;
-	if (!fa_feature_present())
-		SKIP(return, "kernel without fault-around hints");
-	if (!dir)
-		SKIP(return, "no %s directory (FA_EXT4DIR)", variant->fs);
-	self->table = fa_pte_table_pages();
-	if (!self->table)
-		SKIP(return, "page-table size of this MMU unknown");
-	self->pages = 3 * self->table;
+	if (ret > 0)
+		SKIP(return, "%s (%s)", why, variant->fs);
+	ASSERT_EQ(ret, 0) TH_LOG("%s on %s: %s", why, variant->fs, strerror(errno));
 	self->max_order = fa_expected_max_order();
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
-	self->fd = fa_make_file(dir, self->pages);
-	ASSERT_GE(self->fd, 0) TH_LOG("file in %s: %s", dir, strerror(errno));
-	self->map = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags,
-				   self->table, 0);
-	ASSERT_NE(self->map, MAP_FAILED);
 }
 
 FIXTURE_TEARDOWN(advice)
 {
-	if (self->map != MAP_FAILED)
-		munmap(self->map, self->pages * fa_page_size);
-	if (self->fd >= 0)
-		close(self->fd);
+	fa_table_map_close(&self->m);
 	prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0);
 }
 
@@ -127,40 +111,40 @@ static bool sparse_lookups_map_one_page(uint8_t *map, unsigned long pages)
 
 TEST_F(advice, random_maps_only_the_fault)
 {
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size, MADV_RANDOM), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 1);
-	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 6), 1);
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size, MADV_RANDOM), 0);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 6), 1);
 }
 
 TEST_F(advice, sequential_maps_a_page_table)
 {
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_SEQUENTIAL), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5),
-		  (long)self->table);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5),
+		  (long)self->m.table);
 }
 
 TEST_F(advice, hint_beats_advice)
 {
-	size_t len = self->pages * fa_page_size;
+	size_t len = self->m.pages * fa_page_size;
 
-	ASSERT_EQ(madvise(self->map, len, MADV_RANDOM), 0);
-	ASSERT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(2)), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 4);
-	ASSERT_EQ(madvise(self->map, len, MADV_SEQUENTIAL), 0);
-	ASSERT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(0)), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, 2 * self->table + 5), 1);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_RANDOM), 0);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(2)), 0);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 4);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_SEQUENTIAL), 0);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(0)), 0);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 1);
 }
 
 TEST_F(advice, advice_beats_process_default)
 {
-	size_t len = self->pages * fa_page_size;
+	size_t len = self->m.pages * fa_page_size;
 
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
-	ASSERT_EQ(madvise(self->map, len, MADV_RANDOM), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, self->table + 5), 1);
-	ASSERT_EQ(madvise(self->map, len, MADV_NORMAL), 0);
-	EXPECT_EQ(fault_maps(self->map, self->pages, 2 * self->table + 5), 4);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_RANDOM), 0);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
+	ASSERT_EQ(madvise(self->m.map, len, MADV_NORMAL), 0);
+	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 4);
 }
 
 /*
@@ -173,11 +157,11 @@ TEST_F(advice, auto_first_page_gets_the_system_default)
 
 	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
 	nr = bytes / fa_page_size ?: 1;
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	ASSERT_EQ(fa_touch(self->map), fa_pattern(0));
-	fa_expected_window(0, nr, 0, self->table, &first, &count);
-	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, first, count));
+	ASSERT_EQ(fa_touch(self->m.map), fa_pattern(0));
+	fa_expected_window(0, nr, 0, self->m.table, &first, &count);
+	EXPECT_TRUE(fa_present_exactly(self->m.map, self->m.pages, first, count));
 }
 
 /*
@@ -190,10 +174,10 @@ TEST_F(advice, auto_scan_reaches_a_page_table)
 {
 	long faults, first_full;
 
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	ASSERT_EQ(fa_smaps_order(self->map, NULL, NULL), FA_ORDER_AUTO);
-	faults = scan(self->map, self->pages, self->table, 0, &first_full);
+	ASSERT_EQ(fa_smaps_order(self->m.map, NULL, NULL), FA_ORDER_AUTO);
+	faults = scan(self->m.map, self->m.pages, self->m.table, 0, &first_full);
 	ASSERT_GT(faults, 0);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
@@ -203,9 +187,9 @@ TEST_F(advice, auto_scan_reaches_a_page_table)
 
 TEST_F(advice, auto_sparse_lookups_stay_at_one_page)
 {
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	EXPECT_TRUE(sparse_lookups_map_one_page(self->map, self->pages));
+	EXPECT_TRUE(sparse_lookups_map_one_page(self->m.map, self->m.pages));
 }
 
 /* A scan after sparse lookups still ramps up: nothing is remembered. */
@@ -213,11 +197,11 @@ TEST_F(advice, auto_scan_after_lookups)
 {
 	long faults, first_full;
 
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	ASSERT_TRUE(sparse_lookups_map_one_page(self->map, self->table));
-	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
-	faults = scan(self->map, self->pages, self->table, self->table,
+	ASSERT_TRUE(sparse_lookups_map_one_page(self->m.map, self->m.table));
+	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
+	faults = scan(self->m.map, self->m.pages, self->m.table, self->m.table,
 		      &first_full);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
@@ -232,9 +216,9 @@ TEST_F(advice, auto_process_default)
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_AUTO, 0, 0, 0), 0);
 	EXPECT_EQ(prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0), PR_FAULTAROUND_AUTO);
 	EXPECT_EQ(fa_status_order(), FA_ORDER_AUTO);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
-	EXPECT_TRUE(sparse_lookups_map_one_page(self->map, self->table));
-	faults = scan(self->map, self->pages, self->table, self->table,
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
+	EXPECT_TRUE(sparse_lookups_map_one_page(self->m.map, self->m.table));
+	faults = scan(self->m.map, self->m.pages, self->m.table, self->m.table,
 		      &first_full);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
@@ -247,17 +231,17 @@ TEST_F(advice, auto_backward_scan)
 	unsigned long idx;
 	long n, faults = 0, first_full = 0;
 
-	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	for (idx = self->pages; idx-- > 0;) {
-		if (fa_count_present(self->map + idx * fa_page_size, 1) == 1)
+	for (idx = self->m.pages; idx-- > 0;) {
+		if (fa_count_present(self->m.map + idx * fa_page_size, 1) == 1)
 			continue;
-		n = fault_maps(self->map, self->pages, idx);
+		n = fault_maps(self->m.map, self->m.pages, idx);
 		ASSERT_GE(n, 0);
 		if (!n)
 			continue;
 		faults++;
-		if (!first_full && (unsigned long)n == self->table)
+		if (!first_full && (unsigned long)n == self->m.table)
 			first_full = faults;
 	}
 	EXPECT_GT(first_full, 0);

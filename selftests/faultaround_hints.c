@@ -25,11 +25,8 @@
 
 FIXTURE(hint)
 {
-	unsigned long table;	/* pages per page table */
-	unsigned long pages;	/* two page tables */
+	struct fa_table_map m;	/* 2 page tables */
 	int max_order;
-	int fd;
-	uint8_t *map;
 };
 
 FIXTURE_VARIANT(hint)
@@ -45,33 +42,20 @@ FIXTURE_VARIANT_ADD(hint, ext4_private) { .fs = "ext4", .map_flags = MAP_PRIVATE
 
 FIXTURE_SETUP(hint)
 {
-	const char *dir = fa_fs_dir(variant->fs);
+	const char *why;
+	int ret = fa_table_map_open(&self->m, variant->fs, variant->map_flags,
+				    2, &why);
 
-	self->fd = -1;
-	self->map = MAP_FAILED;
-	if (!fa_feature_present())
-		SKIP(return, "kernel without MADV_FAULTAROUND");
-	if (!dir)
-		SKIP(return, "no %s directory (FA_EXT4DIR)", variant->fs);
-	self->table = fa_pte_table_pages();
-	if (!self->table)
-		SKIP(return, "page-table size of this MMU unknown");
-	self->pages = 2 * self->table;
+	if (ret > 0)
+		SKIP(return, "%s (%s)", why, variant->fs);
+	ASSERT_EQ(ret, 0) TH_LOG("%s on %s: %s", why, variant->fs, strerror(errno));
 	self->max_order = fa_expected_max_order();
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
-	self->fd = fa_make_file(dir, self->pages);
-	ASSERT_GE(self->fd, 0) TH_LOG("file in %s: %s", dir, strerror(errno));
-	self->map = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags,
-				   self->table, 0);
-	ASSERT_NE(self->map, MAP_FAILED);
 }
 
 FIXTURE_TEARDOWN(hint)
 {
-	if (self->map != MAP_FAILED)
-		munmap(self->map, self->pages * fa_page_size);
-	if (self->fd >= 0)
-		close(self->fd);
+	fa_table_map_close(&self->m);
 }
 
 static int set_hint(void *addr, unsigned long pages, int order)
@@ -125,10 +109,10 @@ TEST_F(hint, every_order_maps_its_window)
 	int order;
 
 	for (order = 0; order <= self->max_order; order++) {
-		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
-		EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), order);
-		EXPECT_TRUE(window_is(self->map, self->pages, self->table,
-				      probe(self->table), 1UL << order))
+		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), order);
+		EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
+				      probe(self->m.table), 1UL << order))
 			TH_LOG("order %d", order);
 	}
 }
@@ -142,13 +126,13 @@ TEST_F(hint, minor_faults_are_one_per_window)
 
 	for (order = 0; order <= self->max_order; order++) {
 		nr = 1UL << order;
-		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
-		ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 		before = fa_minor_faults();
-		for (i = 0; i < self->pages; i++)
-			sum += fa_touch(self->map + i * fa_page_size);
+		for (i = 0; i < self->m.pages; i++)
+			sum += fa_touch(self->m.map + i * fa_page_size);
 		EXPECT_EQ(fa_minor_faults() - before,
-			  (long)((self->pages + nr - 1) / nr))
+			  (long)((self->m.pages + nr - 1) / nr))
 			TH_LOG("order %d", order);
 	}
 	(void)sum;
@@ -156,40 +140,40 @@ TEST_F(hint, minor_faults_are_one_per_window)
 
 TEST_F(hint, unset_follows_the_system_default)
 {
-	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
-	ASSERT_EQ(set_hint(self->map, self->pages, -1), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table,
-			      probe(self->table), system_pages()));
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, -1), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
+			      probe(self->m.table), system_pages()));
 }
 
 TEST_F(hint, vma_beats_process_beats_system)
 {
-	unsigned long idx = probe(self->table);
+	unsigned long idx = probe(self->m.table);
 
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
-	ASSERT_EQ(set_hint(self->map, self->pages, 4), 0);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 16));
-	ASSERT_EQ(set_hint(self->map, self->pages, -1), 0);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 4));
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 4), 0);
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 16));
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, -1), 0);
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 4));
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx,
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx,
 			      system_pages()));
 }
 
 /* The system default moves only what neither a hint nor a default pins. */
 TEST_F(hint, system_default_changes_only_unhinted_vmas)
 {
-	unsigned long saved, half = self->table;
-	uint8_t *second = self->map + half * fa_page_size;
+	unsigned long saved, half = self->m.table;
+	uint8_t *second = self->m.map + half * fa_page_size;
 
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
 	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
-	ASSERT_EQ(set_hint(self->map, half, 1), 0);
+	ASSERT_EQ(set_hint(self->m.map, half, 1), 0);
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, 8 * fa_page_size), 0);
-	EXPECT_TRUE(window_is(self->map, half, self->table, half / 2 + 1, 2));
-	EXPECT_TRUE(window_at(second, half, half, self->table, half / 2 + 1, 8));
+	EXPECT_TRUE(window_is(self->m.map, half, self->m.table, half / 2 + 1, 2));
+	EXPECT_TRUE(window_at(second, half, half, self->m.table, half / 2 + 1, 8));
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved), 0);
 }
 
@@ -206,13 +190,13 @@ TEST_F(hint, order_above_max_is_clamped)
 	for (i = 0; i < ARRAY_SIZE(orders); i++) {
 		if (orders[i] <= self->max_order)
 			continue;
-		ASSERT_EQ(set_hint(self->map, self->pages, 0), 0);
-		ASSERT_EQ(set_hint(self->map, self->pages, orders[i]), 0)
+		ASSERT_EQ(set_hint(self->m.map, self->m.pages, 0), 0);
+		ASSERT_EQ(set_hint(self->m.map, self->m.pages, orders[i]), 0)
 			TH_LOG("order %d: %s", orders[i], strerror(errno));
-		EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), self->max_order)
+		EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), self->max_order)
 			TH_LOG("order %d", orders[i]);
-		EXPECT_TRUE(window_is(self->map, self->pages, self->table,
-				      probe(self->table), self->table))
+		EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
+				      probe(self->m.table), self->m.table))
 			TH_LOG("order %d", orders[i]);
 	}
 }
@@ -220,51 +204,51 @@ TEST_F(hint, order_above_max_is_clamped)
 /* Bits outside the field and the reserved field value change nothing. */
 TEST_F(hint, garbage_bits_and_reserved_field_are_einval)
 {
-	size_t len = self->pages * fa_page_size;
+	size_t len = self->m.pages * fa_page_size;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
-	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | (1 << 16)), -1);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
+	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND | INT_MIN), -1);
+	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | INT_MIN), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, len, MADV_FAULTAROUND_ORDER(255)), -1);
+	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(255)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 2);
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), 2);
 }
 
 TEST_F(hint, unaligned_start_and_wrapping_length_are_einval)
 {
-	EXPECT_EQ(madvise(self->map + 1, fa_page_size, MADV_FAULTAROUND_ORDER(1)), -1);
+	EXPECT_EQ(madvise(self->m.map + 1, fa_page_size, MADV_FAULTAROUND_ORDER(1)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, (size_t)-fa_page_size / 2 * 2,
+	EXPECT_EQ(madvise(self->m.map, (size_t)-fa_page_size / 2 * 2,
 			  MADV_FAULTAROUND_ORDER(1)), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->map, (size_t)-1, MADV_FAULTAROUND_ORDER(1)), -1);
+	EXPECT_EQ(madvise(self->m.map, (size_t)-1, MADV_FAULTAROUND_ORDER(1)), -1);
 	EXPECT_EQ(errno, EINVAL);
 }
 
 /* mprotect of the middle splits the VMA in three; every part keeps it. */
 TEST_F(hint, split_by_mprotect_keeps_the_hint)
 {
-	uint8_t *mid = self->map + (self->table / 2) * fa_page_size;
+	uint8_t *mid = self->m.map + (self->m.table / 2) * fa_page_size;
 	unsigned long s, e;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
-	ASSERT_EQ(mprotect(mid, self->table * fa_page_size, PROT_READ | PROT_WRITE), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 3);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(mprotect(mid, self->m.table * fa_page_size, PROT_READ | PROT_WRITE), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 3);
 	EXPECT_EQ(e, (unsigned long)mid);
 	EXPECT_EQ(fa_smaps_order(mid, &s, &e), 3);
 	EXPECT_EQ(s, (unsigned long)mid);
-	EXPECT_EQ(fa_smaps_order(self->map + (self->pages - 1) * fa_page_size, NULL, NULL), 3);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, probe(self->table), 8));
+	EXPECT_EQ(fa_smaps_order(self->m.map + (self->m.pages - 1) * fa_page_size, NULL, NULL), 3);
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, probe(self->m.table), 8));
 }
 
 TEST_F(hint, partial_madvise_splits)
 {
-	uint8_t *mid = self->map + self->table * fa_page_size;
+	uint8_t *mid = self->m.map + self->m.table * fa_page_size;
 
 	ASSERT_EQ(set_hint(mid, 4, 2), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), -1);
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
 	EXPECT_EQ(fa_smaps_order(mid, NULL, NULL), 2);
 	EXPECT_EQ(fa_smaps_order(mid + 4 * fa_page_size, NULL, NULL), -1);
 }
@@ -272,55 +256,55 @@ TEST_F(hint, partial_madvise_splits)
 /* Different hints keep neighbours apart; the same hint lets them merge. */
 TEST_F(hint, different_hints_do_not_merge)
 {
-	uint8_t *mid = self->map + self->table * fa_page_size;
+	uint8_t *mid = self->m.map + self->m.table * fa_page_size;
 	unsigned long s, e;
 
-	ASSERT_EQ(set_hint(self->map, self->table, 1), 0);
-	ASSERT_EQ(set_hint(mid, self->table, 2), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 1);
+	ASSERT_EQ(set_hint(self->m.map, self->m.table, 1), 0);
+	ASSERT_EQ(set_hint(mid, self->m.table, 2), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 1);
 	EXPECT_EQ(e, (unsigned long)mid);
-	ASSERT_EQ(set_hint(mid, self->table, 1), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, &s, &e), 1);
-	EXPECT_EQ(s, (unsigned long)self->map);
-	EXPECT_EQ(e, (unsigned long)(self->map + self->pages * fa_page_size));
+	ASSERT_EQ(set_hint(mid, self->m.table, 1), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 1);
+	EXPECT_EQ(s, (unsigned long)self->m.map);
+	EXPECT_EQ(e, (unsigned long)(self->m.map + self->m.pages * fa_page_size));
 }
 
 TEST_F(hint, mremap_move_keeps_the_hint)
 {
-	size_t len = self->pages * fa_page_size;
+	size_t len = self->m.pages * fa_page_size;
 	uint8_t *dst, *moved;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
-	dst = fa_map_aligned(self->fd, self->pages, 0, variant->map_flags, self->table, 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
+	dst = fa_map_aligned(self->m.fd, self->m.pages, 0, variant->map_flags, self->m.table, 0);
 	ASSERT_NE(dst, MAP_FAILED);
-	moved = mremap(self->map, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	moved = mremap(self->m.map, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	ASSERT_EQ(moved, dst);
-	self->map = moved;
+	self->m.map = moved;
 	EXPECT_EQ(fa_smaps_order(moved, NULL, NULL), 2);
-	EXPECT_TRUE(window_is(moved, self->pages, self->table, probe(self->table), 4));
+	EXPECT_TRUE(window_is(moved, self->m.pages, self->m.table, probe(self->m.table), 4));
 }
 
 TEST_F(hint, mremap_grow_keeps_the_hint)
 {
-	size_t half = self->table * fa_page_size;
+	size_t half = self->m.table * fa_page_size;
 	uint8_t *grown;
 
-	ASSERT_EQ(munmap(self->map + half, half), 0);
-	ASSERT_EQ(set_hint(self->map, self->table, 3), 0);
-	grown = mremap(self->map, half, 2 * half, MREMAP_MAYMOVE);
+	ASSERT_EQ(munmap(self->m.map + half, half), 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.table, 3), 0);
+	grown = mremap(self->m.map, half, 2 * half, MREMAP_MAYMOVE);
 	ASSERT_NE(grown, MAP_FAILED);
-	self->map = grown;
+	self->m.map = grown;
 	EXPECT_EQ(fa_smaps_order(grown + 2 * half - fa_page_size, NULL, NULL), 3);
 }
 
 TEST_F(hint, munmap_of_the_middle_keeps_both_ends)
 {
-	uint8_t *mid = self->map + (self->table / 2) * fa_page_size;
+	uint8_t *mid = self->m.map + (self->m.table / 2) * fa_page_size;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, 4), 0);
-	ASSERT_EQ(munmap(mid, self->table * fa_page_size), 0);
-	EXPECT_EQ(fa_smaps_order(self->map, NULL, NULL), 4);
-	EXPECT_EQ(fa_smaps_order(mid + self->table * fa_page_size, NULL, NULL), 4);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 4), 0);
+	ASSERT_EQ(munmap(mid, self->m.table * fa_page_size), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), 4);
+	EXPECT_EQ(fa_smaps_order(mid + self->m.table * fa_page_size, NULL, NULL), 4);
 	EXPECT_EQ(fa_smaps_order(mid, NULL, NULL), -2);
 }
 
@@ -329,13 +313,13 @@ TEST_F(hint, fork_copies_the_hint)
 	int status;
 	pid_t pid;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, 2), 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid)
-		_exit(fa_smaps_order(self->map, NULL, NULL) == 2 &&
-		      window_is(self->map, self->pages, self->table,
-				probe(self->table), 4) ? 0 : 1);
+		_exit(fa_smaps_order(self->m.map, NULL, NULL) == 2 &&
+		      window_is(self->m.map, self->m.pages, self->m.table,
+				probe(self->m.table), 4) ? 0 : 1);
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
@@ -364,21 +348,21 @@ static bool touch_raises_sigbus(const uint8_t *p)
 /* No order maps past EOF, and touching past EOF still raises SIGBUS. */
 TEST_F(hint, nothing_past_eof_and_sigbus_at_every_order)
 {
-	unsigned long eof = self->table + 3;
+	unsigned long eof = self->m.table + 3;
 	int order;
 
-	ASSERT_EQ(ftruncate(self->fd, eof * fa_page_size), 0);
+	ASSERT_EQ(ftruncate(self->m.fd, eof * fa_page_size), 0);
 	for (order = 0; order <= self->max_order; order++) {
-		ASSERT_EQ(set_hint(self->map, self->pages, order), 0);
-		ASSERT_EQ(fa_zap(self->map, self->pages), 0);
-		EXPECT_EQ(fa_touch(self->map + (eof - 1) * fa_page_size),
+		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
+		EXPECT_EQ(fa_touch(self->m.map + (eof - 1) * fa_page_size),
 			  fa_pattern((eof - 1) * fa_page_size));
-		EXPECT_EQ(fa_count_present(self->map + eof * fa_page_size,
-					   self->pages - eof), 0)
+		EXPECT_EQ(fa_count_present(self->m.map + eof * fa_page_size,
+					   self->m.pages - eof), 0)
 			TH_LOG("order %d mapped past EOF", order);
-		EXPECT_TRUE(touch_raises_sigbus(self->map + eof * fa_page_size))
+		EXPECT_TRUE(touch_raises_sigbus(self->m.map + eof * fa_page_size))
 			TH_LOG("order %d", order);
-		EXPECT_TRUE(touch_raises_sigbus(self->map + (self->pages - 1) * fa_page_size));
+		EXPECT_TRUE(touch_raises_sigbus(self->m.map + (self->m.pages - 1) * fa_page_size));
 	}
 }
 
@@ -386,14 +370,14 @@ TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
 {
 	unsigned long i;
 
-	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
-	ASSERT_EQ(ftruncate(self->fd, self->table * fa_page_size), 0);
-	EXPECT_TRUE(touch_raises_sigbus(self->map + self->table * fa_page_size));
-	ASSERT_EQ(ftruncate(self->fd, self->pages * fa_page_size), 0);
-	for (i = self->table; i < self->pages; i++)
-		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), 0);
-	for (i = 0; i < self->table; i++)
-		ASSERT_EQ(fa_touch(self->map + i * fa_page_size), fa_pattern(i * fa_page_size));
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	ASSERT_EQ(ftruncate(self->m.fd, self->m.table * fa_page_size), 0);
+	EXPECT_TRUE(touch_raises_sigbus(self->m.map + self->m.table * fa_page_size));
+	ASSERT_EQ(ftruncate(self->m.fd, self->m.pages * fa_page_size), 0);
+	for (i = self->m.table; i < self->m.pages; i++)
+		ASSERT_EQ(fa_touch(self->m.map + i * fa_page_size), 0);
+	for (i = 0; i < self->m.table; i++)
+		ASSERT_EQ(fa_touch(self->m.map + i * fa_page_size), fa_pattern(i * fa_page_size));
 }
 
 /* A userfaultfd with @features, registering @pages at @map in @mode; -1 on error. */
@@ -424,18 +408,18 @@ static int uffd_register(void *map, unsigned long pages, __u64 features, __u64 m
  */
 TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 {
-	unsigned long idx = probe(self->table);
+	unsigned long idx = probe(self->m.table);
 	int uffd;
 
-	uffd = uffd_register(self->map, self->pages, UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
+	uffd = uffd_register(self->m.map, self->m.pages, UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
 			     UFFDIO_REGISTER_MODE_WP);
 	if (uffd < 0)
 		SKIP(return, "uffd-wp on %s: %s", variant->fs, strerror(errno));
-	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, 1));
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 1));
 	close(uffd);
 	/* Unregistered again, the same hint maps the whole table. */
-	EXPECT_TRUE(window_is(self->map, self->pages, self->table, idx, self->table));
+	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, self->m.table));
 }
 
 #define TRACE_DIR "/sys/kernel/tracing"
@@ -458,8 +442,8 @@ static int write_str(const char *path, const char *s, int flags)
 /* The tracepoint reports the window handed to ->map_pages and the source. */
 TEST_F(hint, tracepoint_reports_window_order_and_source)
 {
-	unsigned long idx = probe(self->table), addr, start, end;
-	unsigned long want = (uintptr_t)self->map + idx / 8 * 8 * fa_page_size;
+	unsigned long idx = probe(self->m.table), addr, start, end;
+	unsigned long want = (uintptr_t)self->m.map + idx / 8 * 8 * fa_page_size;
 	char line[512], source[16];
 	unsigned int order;
 	int found = 0;
@@ -469,11 +453,11 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 		SKIP(return, "uses the global trace buffer: guest only");
 	if (access(TRACE_EVENT_ENABLE, W_OK))
 		SKIP(return, "no tracefs or no fault_around event");
-	ASSERT_EQ(set_hint(self->map, self->pages, 3), 0);
-	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 	ASSERT_EQ(write_str(TRACE_DIR "/trace", "", O_TRUNC), 0);
 	ASSERT_EQ(write_str(TRACE_EVENT_ENABLE, "1", 0), 0);
-	fa_touch(self->map + idx * fa_page_size);
+	fa_touch(self->m.map + idx * fa_page_size);
 	ASSERT_EQ(write_str(TRACE_EVENT_ENABLE, "0", 0), 0);
 	f = fopen(TRACE_DIR "/trace", "r");
 	ASSERT_NE(f, NULL);
@@ -482,7 +466,7 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 
 		if (!ev || sscanf(ev, TRACE_FORMAT, &addr, &start, &end, &order, source) != 5)
 			continue;
-		if (addr != (uintptr_t)self->map + idx * fa_page_size)
+		if (addr != (uintptr_t)self->m.map + idx * fa_page_size)
 			continue;
 		found++;
 		EXPECT_EQ(start, want);
@@ -513,22 +497,22 @@ static void *continue_one_fault(void *arg)
 /* The same for minor mode: the resolved fault maps its own page only. */
 TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 {
-	unsigned long idx = probe(self->table);
+	unsigned long idx = probe(self->m.table);
 	pthread_t handler;
 	void *ret;
 	int uffd;
 
-	uffd = uffd_register(self->map, self->pages, UFFD_FEATURE_MINOR_SHMEM,
+	uffd = uffd_register(self->m.map, self->m.pages, UFFD_FEATURE_MINOR_SHMEM,
 			     UFFDIO_REGISTER_MODE_MINOR);
 	if (uffd < 0)
 		SKIP(return, "uffd-minor on %s: %s", variant->fs, strerror(errno));
-	ASSERT_EQ(set_hint(self->map, self->pages, self->max_order), 0);
-	ASSERT_EQ(fa_zap(self->map, self->pages), 0);
+	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 	ASSERT_EQ(pthread_create(&handler, NULL, continue_one_fault, &uffd), 0);
-	EXPECT_EQ(fa_touch(self->map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
+	EXPECT_EQ(fa_touch(self->m.map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
 	pthread_join(handler, &ret);
 	EXPECT_EQ(ret, NULL);
-	EXPECT_TRUE(fa_present_exactly(self->map, self->pages, idx, 1));
+	EXPECT_TRUE(fa_present_exactly(self->m.map, self->m.pages, idx, 1));
 	close(uffd);
 }
 
