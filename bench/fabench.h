@@ -155,6 +155,7 @@ struct machine {
 	int baseline_order;		/* from knob_orig, -1 unknown */
 	int knobs_allowed;
 	int emulated;			/* EMU_* */
+	int icount_shift;		/* qemu -icount shift: times are divided by 2^shift */
 };
 
 /* How the times were taken: on hardware, or in qemu TCG with -icount (a

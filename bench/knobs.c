@@ -110,6 +110,7 @@ static void probe_cpu(void)
 	char line[512];
 	FILE *f = fopen("/proc/cpuinfo", "re");
 	const char *env = getenv("FA_EMULATED");
+	const char *shift;
 
 	if (f) {
 		while (fgets(line, sizeof(line), f)) {
@@ -130,6 +131,20 @@ static void probe_cpu(void)
 		mach.emulated = EMU_MTTCG;
 	else if (env && *env && strcmp(env, "0"))
 		mach.emulated = EMU_ICOUNT;
+	/*
+	 * FA_ICOUNT_SHIFT=N: qemu -icount shift=N, where an instruction is
+	 * 2^N ns of guest time.  Times are divided by 2^N so that a
+	 * nanosecond in every table is still one instruction.
+	 */
+	shift = getenv("FA_ICOUNT_SHIFT");
+	if (mach.emulated == EMU_ICOUNT && shift && *shift) {
+		char *end;
+		long n = strtol(shift, &end, 10);
+
+		if (*end || n < 0 || n > 10)
+			die("FA_ICOUNT_SHIFT: '%s' is not a shift from 0 to 10", shift);
+		mach.icount_shift = (int)n;
+	}
 }
 
 void probe_machine(void)

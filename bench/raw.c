@@ -55,6 +55,8 @@ void raw_open(const char *path)
 		"# repeat=%d\n", cfg.guest, mach.kernel, mach.arch, mach.page, mach.mmu,
 		mach.max_order, mach.max_order_guessed, mach.supported, mach.knob_orig,
 		mach.knob, mach.knobs_allowed, mach.emulated, cfg.repeat);
+	if (mach.icount_shift)
+		fprintf(raw, "# icount_shift=%d\n", mach.icount_shift);
 	list_names(raw, "modes", cfg.modes, mode_names, NR_MODES);
 	list_names(raw, "workloads", cfg.wl, wl_names, NR_WL);
 	fprintf(raw, "# orders=");
@@ -211,6 +213,8 @@ static void meta(const char *key, const char *v)
 		mach.knobs_allowed = (int)num(v);
 	} else if (!strcmp(key, "emulated")) {
 		mach.emulated = (int)num(v);
+	} else if (!strcmp(key, "icount_shift")) {
+		mach.icount_shift = (int)num(v);
 	} else if (!strcmp(key, "repeat")) {
 		cfg.repeat = (int)num(v);
 	} else if (!strcmp(key, "modes")) {

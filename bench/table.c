@@ -52,6 +52,10 @@ void print_intro(void)
 		    " noisy; compare columns, not machines\n");
 	else if (mach.emulated)
 		say("NOTE: absolute times are emulated (qemu TCG with -icount): compare columns, not machines\n");
+	if (mach.emulated == EMU_ICOUNT && mach.icount_shift)
+		say("NOTE: qemu ran with -icount shift=%d (an instruction is %d ns of guest time);"
+		    " times are divided by %d, so a nanosecond here is still one instruction\n",
+		    mach.icount_shift, 1 << mach.icount_shift, 1 << mach.icount_shift);
 	if (!mach.supported && (cfg.modes[MODE_HINT] || cfg.modes[MODE_AUTO]))
 		say("NOTE: no per-VMA fault-around support in this kernel: hint and auto cells are skipped\n");
 	if (cfg.modes[MODE_GLOBAL] && !mach.knobs_allowed)

@@ -56,8 +56,8 @@ void meas_end(const struct meas *m, struct sample *s)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	s->faults = minflt_now() - m->flt;
-	s->nsecs = (long long)(t.tv_sec - m->t.tv_sec) * 1000000000LL +
-		   (t.tv_nsec - m->t.tv_nsec);
+	s->nsecs = ((long long)(t.tv_sec - m->t.tv_sec) * 1000000000LL +
+		    (t.tv_nsec - m->t.tv_nsec)) >> mach.icount_shift;
 }
 
 unsigned long touch_pages(const volatile char *p, unsigned long n)
