@@ -28,6 +28,7 @@ host_pkgs=(
 	ccache			# incremental kernel rebuilds across clones
 	gnuplot-nox		# benchmark charts (SVG)
 	valgrind		# memory and leak checks of the preload shim (ASan cannot be preloaded)
+	pkgconf			# the test that libfaultaround.pc names the installed library
 	e2fsprogs		# mke2fs -d: the programs image without a root mount
 	sqlite3			# builds the programs image's database (the format is portable)
 	python3			# byte-compiles the image's Python stdlib, as Debian's postinst would
