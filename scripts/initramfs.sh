@@ -14,7 +14,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 arch=${1:-ppc64le}
 gb=$BUILD/$arch
-root=$gb/root
 
 case $arch in
 ppc64le)
@@ -35,7 +34,12 @@ esac
 [ -x "$busybox" ] || die "$busybox missing: run 'make deps' (busybox-static)"
 [ -d "$gb/selftests" ] || die "guest programs for $arch not built: run 'make guest ARCH=$arch'"
 
-rm -rf "$root"
+# A staging root and archive of this run's own: benchmarks may build the
+# initramfs for one guest while another guest of the same arch boots.
+root=$(mktemp -d "$gb/root.XXXXXX")
+chmod 755 "$root"	# the guest's /, which mktemp made 0700
+cpio_tmp=$(mktemp "$gb/initramfs.XXXXXX")
+trap 'rm -rf "$root" "$cpio_tmp"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,mnt,lib64,lib/"$triplet",faultaround}
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
@@ -82,6 +86,7 @@ cp "$top/scripts/guest-init" "$root/init"
 chmod +x "$root/init"
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-	gzip -1 >"$gb/initramfs.cpio.gz.tmp"
-mv "$gb/initramfs.cpio.gz.tmp" "$gb/initramfs.cpio.gz"
+	gzip -1 >"$cpio_tmp"
+chmod 644 "$cpio_tmp"
+mv "$cpio_tmp" "$gb/initramfs.cpio.gz"
 info "initramfs ready: ${gb#"$top"/}/initramfs.cpio.gz ($(du -h "$gb/initramfs.cpio.gz" | cut -f1))"
