@@ -22,7 +22,10 @@
 #                  default, no hint, BENCH_COST_REPEAT runs per boot),
 #                  BENCH_COST_BOOTS times each, alternating, and print
 #                  the time change with the spread between boots and
-#                  inside them: NAME-cost.txt (cost_boots below)
+#                  inside them: NAME-cost.txt (cost_boots below);
+#                  BENCH_COST_PATCHED=nohints compares the patched kernel
+#                  built without CONFIG_FAULT_AROUND_HINTS instead:
+#                  NAME-cost-nohints.txt
 #   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
@@ -131,7 +134,7 @@ extract() {
 cost_boots() {
 	local name=$1
 	shift
-	awk -F, -v name="$name" '
+	awk -F, -v name="$name" -v what="${COST_WHAT:-patched}" '
 	BEGIN { kernel = "stock" }
 	FNR == 1 && FILENAME ~ /-cost-patched-/ { kernel = "patched" }
 	FNR == 1 && FILENAME ~ /-cost-stock-/ { kernel = "stock" }
@@ -150,7 +153,7 @@ cost_boots() {
 		return v > 0 ? 100 * sqrt(v) / m : 0
 	}
 	END {
-		printf "%s: cost of the series with no hint set (patched vs stock kernel), boots per kernel as counted\n", name
+		printf "%s: cost of the series with no hint set (%s vs stock kernel), boots per kernel as counted\n", name, what
 		printf "%-10s %5s %14s %8s %8s %14s %8s %8s %8s %7s %9s %9s %9s\n", "workload", "boots",
 		       "stock s", "between", "in-boot", "patched s", "between", "in-boot", "%chg", "+-",
 		       "resolves", "faults", "instr/flt"
@@ -350,17 +353,19 @@ for name in $guests; do
 		# The kernels alternate, boot after boot, so that a drift of the
 		# host cannot favour one of them.
 		ok=1 stock_csvs=() patched_csvs=()
+		pv=${BENCH_COST_PATCHED:-}	# the patched kernel's variant
 		for boot in $(seq 1 "$nboots"); do
 			for variant in stock patched; do
-				v=$variant; [ "$v" = patched ] && v=
+				v=$variant; [ "$v" = patched ] && v=$pv
+				label=$variant; [ "$variant" = patched ] && label=patched${pv:+-$pv}
 				if boot "$name" "$v" "faultaround.bench=cost faultaround.repeat=$cost_repeat"; then
 					c=$BUILD/results/$name${v:+-$v}bench.console
-					cp "$c" "$outdir/$name-cost-$variant-b$boot.console"
-					extract "$c" "$name-cost-$variant-b$boot" "$outdir" || ok=0
+					cp "$c" "$outdir/$name-cost-$label-b$boot.console"
+					extract "$c" "$name-cost-$label-b$boot" "$outdir" || ok=0
 					if [ $variant = stock ]; then
-						stock_csvs+=("$outdir/$name-cost-$variant-b$boot.csv")
+						stock_csvs+=("$outdir/$name-cost-$label-b$boot.csv")
 					else
-						patched_csvs+=("$outdir/$name-cost-$variant-b$boot.csv")
+						patched_csvs+=("$outdir/$name-cost-$label-b$boot.csv")
 					fi
 				else
 					ok=0
@@ -368,9 +373,11 @@ for name in $guests; do
 			done
 		done
 		if [ $ok = 1 ]; then
-			cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
-				tee "$outdir/$name-cost.txt"
-			done_files+=("$outdir/$name-cost.txt" "$outdir/$name"-cost-*-b*-raw.csv)
+			what=patched
+			[ "$pv" = nohints ] && what="patched without CONFIG_FAULT_AROUND_HINTS"
+			COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
+				tee "$outdir/$name-cost${pv:+-$pv}.txt"
+			done_files+=("$outdir/$name-cost${pv:+-$pv}.txt" "$outdir/$name"-cost-*-b*-raw.csv)
 		else
 			failed+=("$name (cost)")
 		fi

@@ -125,8 +125,9 @@ configure() {
 	want=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 	have=$(cat "$out/.faultaround-config" 2>/dev/null || true)
 	[ "$want" = "$have" ] && [ -f "$out/.config" ] && return
-	if [ "$variant" = stock ]; then
-		# The unpatched kernel has none of the feature's options.
+	if [ "$variant" = stock ] || [ "$variant" = nohints ]; then
+		# The unpatched kernel has none of the feature's options; the
+		# patched one without them has the hints off (their default).
 		cat "${frags[@]}" | grep -v FAULT_AROUND >"$out/fragments.config"
 	else
 		cat "${frags[@]}" >"$out/fragments.config"
