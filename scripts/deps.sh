@@ -14,7 +14,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 # Package: why.
 host_pkgs=(
-	linux-source-6.12	# the kernel we patch
 	gcc-powerpc64le-linux-gnu	# cross compiler for the pseries guest
 	libc6-dev-ppc64el-cross	# its libc (also shipped into the guest)
 	qemu-system-ppc		# pseries guest (radix and hash)
@@ -51,6 +50,12 @@ image_pkgs=(
 	linux-perf		# perf stat: fault counts, the fault_around tracepoint
 )
 
+# From Debian's sid, through an apt state of our own (sid_apt): the kernel
+# we patch, Architecture: all, depending only on binutils and xz-utils.  The
+# host's apt sources and its installed packages are not touched: nothing
+# else comes from sid.
+sid_pkgs=(linux-source-7.2)
+
 guest_debs=(busybox-static liburing-dev liburing2)
 sysroot=$BUILD/sysroot/ppc64le
 
@@ -82,6 +87,34 @@ if [ ${#missing[@]} -gt 0 ]; then
 		tail -15 "$BUILD/apt-install.log" >&2
 		die "apt-get install failed for: ${missing[*]}"
 	}
+fi
+
+# sid_apt ARGS...: apt-get with sid as its only source and lists of its own
+# under build/apt-sid; the dpkg status is the host's, so that what apt
+# resolves there is checked against what is installed.
+sid_apt() {
+	local dir=$BUILD/apt-sid
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	echo "deb http://deb.debian.org/debian sid main" >"$dir/sources.list"
+	apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" \
+		-o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists="$dir/lists" \
+		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root "$@"
+}
+
+sid_missing=()
+for p in "${sid_pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		sid_missing+=("$p")
+done
+if [ ${#sid_missing[@]} -gt 0 ]; then
+	info "installing from sid: ${sid_missing[*]}"
+	sid_apt update >"$BUILD/apt-sid-update.log" 2>&1 ||
+		{ tail -5 "$BUILD/apt-sid-update.log" >&2; die "apt-get update of sid failed"; }
+	rm -f "$BUILD"/apt-sid/*.deb
+	(cd "$BUILD/apt-sid" && sid_apt download "${sid_missing[@]}") >"$BUILD/apt-sid-download.log" 2>&1 ||
+		{ tail -5 "$BUILD/apt-sid-download.log" >&2; die "apt-get download from sid failed"; }
+	sudo_ dpkg -i "$BUILD"/apt-sid/*.deb >"$BUILD/apt-sid-install.log" 2>&1 ||
+		{ tail -5 "$BUILD/apt-sid-install.log" >&2; die "dpkg -i of ${sid_missing[*]} failed"; }
 fi
 
 if [ ! -f "$sysroot/.complete" ]; then

@@ -3,7 +3,7 @@
 #
 # kernel.sh ARCH [VARIANT]: build the guest kernel for ARCH (ppc64le|x86_64).
 #
-#   1. unpack /usr/src/linux-source-6.12.tar.xz into build/linux once, as a
+#   1. unpack /usr/src/linux-source-7.2.tar.xz into build/linux once, as a
 #      git tree whose first commit is the tarball (keyed by its checksum);
 #   2. apply kernel/patches/series with git am in a side worktree, then move
 #      build/linux to the result with one git checkout, so only files whose
@@ -22,7 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 arch=${1:-ppc64le}
 variant=${2:-}
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-7.2.tar.xz}
 src=$BUILD/linux
 amtree=$BUILD/linux-am
 series_dir=$top/kernel/patches
@@ -49,7 +49,7 @@ git_id=(-c user.name=faultaround -c user.email=faultaround@localhost)
 
 unpack() {
 	local sum
-	[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
+	[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-7.2)"
 	sum=$(stat -c '%s %Y' "$tarball")
 	if [ -f "$src/.faultaround-tarball" ] &&
 	   [ "$(cat "$src/.faultaround-tarball")" = "$sum" ]; then
@@ -102,7 +102,7 @@ apply_series() {
 				if ! git "${git_id[@]}" am -q "$series_dir/$p" >"$BUILD/git-am.log" 2>&1; then
 					sed 's/^/  /' "$BUILD/git-am.log" | head -20 >&2
 					git am --abort >/dev/null 2>&1 || true
-					die "patch $p does not apply to linux-source-6.12"
+					die "patch $p does not apply to linux-source-7.2"
 				fi
 			done <"$series_dir/series"
 		fi
