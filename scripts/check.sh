@@ -29,7 +29,8 @@ host_tests() {
 	{
 		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
 		bash "$top/scripts/report-re-test.sh" "$BUILD/linux" || rc=1
-		make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
+		# The host's own settings stay as they are, even for root.
+		FA_KEEP_SYSTEM=1 make -s -C "$top/selftests" O="$BUILD/host/selftests" run || rc=1
 		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
 		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
 		make -s -C "$top/libfaultaround" O="$lo" check-harness || rc=1
@@ -68,8 +69,10 @@ checkpatch() {
 		[ -e "$p" ] || continue
 		case $p in */0000-*) continue ;; esac
 		n=$((n + 1))
-		if out=$(cd "$BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q \
-				"$p" 2>&1); then
+		# --no-signoff: the series carries no Signed-off-by; whoever
+		# sends it adds their own, which only they can certify.
+		if out=$(cd "$BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree \
+				--no-signoff -q "$p" 2>&1); then
 			echo "ok $n checkpatch $(basename "$p")"
 			p_ok=$((p_ok + 1))
 		else

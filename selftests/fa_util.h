@@ -37,13 +37,16 @@ const char *fa_fs_dir(const char *fs);
 /* True when the kernel has the per-VMA fault-around feature. */
 bool fa_feature_present(void);
 
-/* True in our test guests, where a test may change system-wide settings. */
+/*
+ * True when a test may change a system-wide setting and put it back, as
+ * run_vmtests.sh's tests do: as root, unless FA_KEEP_SYSTEM is set.
+ */
 bool fa_may_change_system(void);
 
 /*
  * Create an unlinked file of @pages pages filled with fa_pattern() in
- * directory @dir (tmpfs, ext4, ...), so all of it is in the page cache.
- * Returns the fd or -1.
+ * directory @dir (tmpfs, ext4, ...), so all of it is in the page cache, in
+ * order-0 folios.  Returns the fd or -1.
  */
 int fa_make_file(const char *dir, unsigned long pages);
 
@@ -137,6 +140,13 @@ struct fa_table_map {
 int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
 		      unsigned long tables, const char **why);
 void fa_table_map_close(struct fa_table_map *m);
+
+/*
+ * The readahead window of @fd's device in pages (its bdi's read_ahead_kb),
+ * which MADV_SEQUENTIAL maps around a fault; 0 when the file has no
+ * backing device (tmpfs).
+ */
+unsigned long fa_readahead_pages(int fd);
 
 /* The largest order: log2 of fa_pte_table_pages(). */
 int fa_expected_max_order(void);

@@ -5,7 +5,7 @@
  * mprotect, truncates and regrows the file's tail, remaps the mapping in
  * place and forks children that check it too; meanwhile io_uring keeps
  * asynchronous reads of another file going to churn the page cache.
- * Bounded by FA_STRESS_SECONDS (default 10).
+ * Bounded by FA_STRESS_SECONDS (default 2: a smoke run; longer on request).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -243,7 +243,7 @@ TEST(hints_under_concurrent_faults_splits_truncation_fork_and_io_uring)
 	ASSERT_EQ(pthread_create(&mut, NULL, mutator, &st), 0);
 	ASSERT_EQ(pthread_create(&ring, NULL, uring_churn, &st), 0);
 
-	ts.tv_sec = secs ? atoi(secs) : 10;
+	ts.tv_sec = secs ? atoi(secs) : 2;
 	ts.tv_nsec = 0;
 	nanosleep(&ts, NULL);
 	atomic_store(&st.stop, true);
