@@ -75,6 +75,11 @@ bool fa_may_change_system(void)
 
 int fa_make_file(const char *dir, unsigned long pages)
 {
+	return fa_make_file_chunked(dir, pages, fa_page_size);
+}
+
+int fa_make_file_chunked(const char *dir, unsigned long pages, size_t chunk)
+{
 	size_t len = pages * fa_page_size;
 	uint8_t *buf;
 	size_t i;
@@ -89,13 +94,10 @@ int fa_make_file(const char *dir, unsigned long pages)
 	errno = 0;
 	for (i = 0; i < len; i++)
 		buf[i] = fa_pattern(i);
-	/*
-	 * One page per write: a filesystem with large folios (ext4, XFS)
-	 * sizes a new folio by the write, so the page cache then holds
-	 * order-0 folios everywhere and a window maps exactly its pages.
-	 */
-	for (i = 0; i < len; i += fa_page_size) {
-		if (pwrite(fd, buf + i, fa_page_size, i) != (ssize_t)fa_page_size) {
+	for (i = 0; i < len; i += chunk) {
+		size_t n = len - i < chunk ? len - i : chunk;
+
+		if (pwrite(fd, buf + i, n, i) != (ssize_t)n) {
 			if (!errno)
 				errno = ENOSPC;
 			free(buf);

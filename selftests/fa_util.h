@@ -50,6 +50,14 @@ bool fa_may_change_system(void);
  */
 int fa_make_file(const char *dir, unsigned long pages);
 
+/*
+ * The same, written @chunk bytes at a time.  fa_make_file() writes a page
+ * at a time: a filesystem with large folios (ext4, XFS) sizes a new folio
+ * by the write, so the page cache then holds order-0 folios everywhere and
+ * a window maps exactly its pages.  One large write gives large folios.
+ */
+int fa_make_file_chunked(const char *dir, unsigned long pages, size_t chunk);
+
 /* The byte stored at file offset @off by fa_make_file(). */
 static inline uint8_t fa_pattern(uint64_t off)
 {

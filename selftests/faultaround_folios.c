@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault-around when the page cache holds large folios: a fault maps every
+ * folio that meets its window whole (within the VMA and the page table),
+ * so the window is a floor, and order 0 or MADV_RANDOM map the faulting
+ * page's own folio and no neighbour.  The files are written in one go, so
+ * that ext4 caches them in large folios, or live on a tmpfs mounted with
+ * huge=always; the folio of each page comes from /proc/kpageflags.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "fa_util.h"
+
+#define KPF_COMPOUND_TAIL	16
+#define PM_PFN_MASK		((1ULL << 55) - 1)
+#define PM_PRESENT		(1ULL << 63)
+
+FIXTURE(folios)
+{
+	unsigned long table, pages;
+	unsigned long *head;	/* index of the first page of each page's folio */
+	char tmpfs[32];		/* our own tmpfs mount, or "" */
+	int fd;
+	uint8_t *map;
+};
+
+FIXTURE_VARIANT(folios)
+{
+	const char *fs;
+};
+
+FIXTURE_VARIANT_ADD(folios, ext4) { .fs = "ext4" };
+FIXTURE_VARIANT_ADD(folios, tmpfs_huge_always) { .fs = "tmpfs huge=always" };
+
+/*
+ * Fill @head from the PFNs of a populated mapping of the file and their
+ * kpageflags: a compound tail belongs to the folio of the page before it.
+ * Returns how many pages are tails of large folios, or -1.
+ */
+static long folio_heads(int fd, unsigned long pages, unsigned long *head)
+{
+	uint64_t *ents = calloc(pages, sizeof(*ents)), flags;
+	size_t len = pages * fa_page_size;
+	int pm = -1, kpf = -1;
+	long large = -1;
+	unsigned long i;
+	void *probe;
+
+	probe = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (!ents || probe == MAP_FAILED || madvise(probe, len, MADV_POPULATE_READ))
+		goto out;
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	kpf = open("/proc/kpageflags", O_RDONLY);
+	if (pm < 0 || kpf < 0 ||
+	    pread(pm, ents, pages * sizeof(*ents),
+		  (uintptr_t)probe / fa_page_size * sizeof(*ents)) !=
+	    (ssize_t)(pages * sizeof(*ents)))
+		goto out;
+	large = 0;
+	for (i = 0; i < pages; i++) {
+		if (!(ents[i] & PM_PRESENT) || !(ents[i] & PM_PFN_MASK) ||
+		    pread(kpf, &flags, sizeof(flags),
+			  (ents[i] & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags)) {
+			large = -1;
+			goto out;
+		}
+		head[i] = i && (flags & (1ULL << KPF_COMPOUND_TAIL)) ? head[i - 1] : i;
+		if (head[i] != i)
+			large++;
+	}
+out:
+	if (pm >= 0)
+		close(pm);
+	if (kpf >= 0)
+		close(kpf);
+	if (probe != MAP_FAILED)
+		munmap(probe, len);
+	free(ents);
+	return large;
+}
+
+FIXTURE_SETUP(folios)
+{
+	const char *dir = NULL;
+	long large;
+
+	self->fd = -1;
+	self->map = MAP_FAILED;
+	self->head = NULL;
+	self->tmpfs[0] = '\0';
+	if (!fa_feature_present())
+		SKIP(return, "kernel without fault-around hints");
+	if (geteuid())
+		SKIP(return, "needs root for the PFNs in pagemap and kpageflags");
+	self->table = fa_pte_table_pages();
+	if (!self->table)
+		SKIP(return, "page-table size of this MMU unknown");
+	if (!strcmp(variant->fs, "ext4")) {
+		dir = fa_fs_dir("ext4");
+		if (!dir)
+			SKIP(return, "no ext4 directory (FA_EXT4DIR)");
+	} else {
+		if (!fa_may_change_system())
+			SKIP(return, "mounts a tmpfs: FA_KEEP_SYSTEM is set");
+		strcpy(self->tmpfs, "/tmp/fa_folios.XXXXXX");
+		if (!mkdtemp(self->tmpfs)) {
+			self->tmpfs[0] = '\0';
+			ASSERT_TRUE(false) TH_LOG("mkdtemp: %s", strerror(errno));
+		}
+		if (mount("tmpfs", self->tmpfs, "tmpfs", 0, "huge=always")) {
+			rmdir(self->tmpfs);
+			self->tmpfs[0] = '\0';
+			SKIP(return, "tmpfs refuses huge=always: %s", strerror(errno));
+		}
+		dir = self->tmpfs;
+	}
+	self->pages = 2 * self->table;
+	self->head = calloc(self->pages, sizeof(*self->head));
+	ASSERT_NE(self->head, NULL);
+	self->fd = fa_make_file_chunked(dir, self->pages, self->pages * fa_page_size);
+	ASSERT_GE(self->fd, 0) TH_LOG("test file in %s: %s", dir, strerror(errno));
+	large = folio_heads(self->fd, self->pages, self->head);
+	ASSERT_GE(large, 0) TH_LOG("reading the folios from kpageflags failed");
+	if (!large)
+		SKIP(return, "the page cache of %s holds no large folio", variant->fs);
+	/* Aligned to a PMD table's span: the mapping crosses no PMD table. */
+	self->map = fa_map_aligned(self->fd, self->pages, 0, MAP_SHARED,
+				   512 * self->table, 0);
+	ASSERT_NE(self->map, MAP_FAILED);
+}
+
+FIXTURE_TEARDOWN(folios)
+{
+	if (self->map != MAP_FAILED)
+		munmap(self->map, self->pages * fa_page_size);
+	if (self->fd >= 0)
+		close(self->fd);
+	free(self->head);
+	if (self->tmpfs[0]) {
+		umount(self->tmpfs);
+		rmdir(self->tmpfs);
+	}
+}
+
+/*
+ * The first page of the second page table that is not the first of its
+ * folio, in a folio of at least @min pages; 0 when there is none.
+ */
+static unsigned long inside_a_large_folio(const unsigned long *head,
+					  unsigned long table, unsigned long min)
+{
+	unsigned long i, n;
+
+	for (i = table; i < 2 * table; i++) {
+		if (head[i] == i)
+			continue;
+		for (n = 0; head[i] + n < 2 * table && head[head[i] + n] == head[i]; n++)
+			;
+		if (n >= min)
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * Fault page @idx with a window of @nr pages; check that exactly the
+ * folios meeting the window are mapped, each whole.
+ */
+static void expect_whole_folios(struct __test_metadata *_metadata,
+				FIXTURE_DATA(folios) *self, unsigned long idx,
+				unsigned long nr)
+{
+	unsigned long lo = idx / self->table * self->table, first, count, i;
+	bool *present = calloc(self->pages, sizeof(*present));
+	bool *want = calloc(self->pages, sizeof(*want));
+
+	ASSERT_TRUE(present && want);
+	fa_expected_window(idx, nr, lo, lo + self->table, &first, &count);
+	for (i = 0; i < self->pages; i++)
+		want[i] = self->head[i] >= self->head[first] &&
+			  self->head[i] <= self->head[first + count - 1];
+	ASSERT_EQ(fa_touch(self->map + idx * fa_page_size),
+		  fa_pattern(idx * fa_page_size));
+	ASSERT_EQ(fa_present(self->map, self->pages, present), 0);
+	for (i = 0; i < self->pages; i++)
+		EXPECT_EQ(present[i], want[i])
+			TH_LOG("page %lu (folio at %lu), fault on %lu, window %lu+%lu",
+			       i, self->head[i], idx, first, count);
+	free(present);
+	free(want);
+}
+
+TEST_F(folios, order0_maps_the_faulting_folio_whole)
+{
+	unsigned long idx = inside_a_large_folio(self->head, self->table, 2);
+
+	if (!idx)
+		SKIP(return, "no large folio in the second page table");
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_ORDER(0)), 0);
+	expect_whole_folios(_metadata, self, idx, 1);
+}
+
+TEST_F(folios, random_maps_the_faulting_folio_whole)
+{
+	unsigned long idx = inside_a_large_folio(self->head, self->table, 2);
+
+	if (!idx)
+		SKIP(return, "no large folio in the second page table");
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size, MADV_RANDOM), 0);
+	expect_whole_folios(_metadata, self, idx, 1);
+}
+
+/* A two-page window inside a larger folio maps all of the folio. */
+TEST_F(folios, window_is_a_floor)
+{
+	unsigned long idx = inside_a_large_folio(self->head, self->table, 4);
+
+	if (!idx)
+		SKIP(return, "no folio of 4 pages or more in the second page table");
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_ORDER(1)), 0);
+	expect_whole_folios(_metadata, self, idx, 2);
+}
+
+TEST_HARNESS_MAIN
