@@ -19,9 +19,9 @@
 #include "../kselftest_harness.h"
 #include "fa_util.h"
 
-#define KPF_COMPOUND_TAIL	16
-#define PM_PFN_MASK		((1ULL << 55) - 1)
-#define PM_PRESENT		(1ULL << 63)
+#define KPF_COMPOUND_TAIL	0x10000ULL		/* kpageflags bit 16 */
+#define PM_PFN_MASK		0x007fffffffffffffULL	/* pagemap bits 0-54 */
+#define PM_PRESENT		0x8000000000000000ULL	/* pagemap bit 63 */
 
 FIXTURE(folios)
 {
@@ -72,7 +72,7 @@ static long folio_heads(int fd, unsigned long pages, unsigned long *head)
 			large = -1;
 			goto out;
 		}
-		head[i] = i && (flags & (1ULL << KPF_COMPOUND_TAIL)) ? head[i - 1] : i;
+		head[i] = i && (flags & KPF_COMPOUND_TAIL) ? head[i - 1] : i;
 		if (head[i] != i)
 			large++;
 	}
@@ -175,25 +175,26 @@ static unsigned long inside_a_large_folio(const unsigned long *head,
  * folios meeting the window are mapped, each whole.
  */
 static void expect_whole_folios(struct __test_metadata *_metadata,
-				FIXTURE_DATA(folios) *self, unsigned long idx,
-				unsigned long nr)
+				const unsigned long *head, uint8_t *map,
+				unsigned long pages, unsigned long table,
+				unsigned long idx, unsigned long nr)
 {
-	unsigned long lo = idx / self->table * self->table, first, count, i;
-	bool *present = calloc(self->pages, sizeof(*present));
-	bool *want = calloc(self->pages, sizeof(*want));
+	unsigned long lo = idx / table * table, first, count, i;
+	bool *present = calloc(pages, sizeof(*present));
+	bool *want = calloc(pages, sizeof(*want));
 
 	ASSERT_TRUE(present && want);
-	fa_expected_window(idx, nr, lo, lo + self->table, &first, &count);
-	for (i = 0; i < self->pages; i++)
-		want[i] = self->head[i] >= self->head[first] &&
-			  self->head[i] <= self->head[first + count - 1];
-	ASSERT_EQ(fa_touch(self->map + idx * fa_page_size),
+	fa_expected_window(idx, nr, lo, lo + table, &first, &count);
+	for (i = 0; i < pages; i++)
+		want[i] = head[i] >= head[first] &&
+			  head[i] <= head[first + count - 1];
+	ASSERT_EQ(fa_touch(map + idx * fa_page_size),
 		  fa_pattern(idx * fa_page_size));
-	ASSERT_EQ(fa_present(self->map, self->pages, present), 0);
-	for (i = 0; i < self->pages; i++)
+	ASSERT_EQ(fa_present(map, pages, present), 0);
+	for (i = 0; i < pages; i++)
 		EXPECT_EQ(present[i], want[i])
 			TH_LOG("page %lu (folio at %lu), fault on %lu, window %lu+%lu",
-			       i, self->head[i], idx, first, count);
+			       i, head[i], idx, first, count);
 	free(present);
 	free(want);
 }
@@ -206,7 +207,8 @@ TEST_F(folios, order0_maps_the_faulting_folio_whole)
 		SKIP(return, "no large folio in the second page table");
 	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
 			  MADV_FAULTAROUND_ORDER(0)), 0);
-	expect_whole_folios(_metadata, self, idx, 1);
+	expect_whole_folios(_metadata, self->head, self->map, self->pages,
+			    self->table, idx, 1);
 }
 
 TEST_F(folios, random_maps_the_faulting_folio_whole)
@@ -216,7 +218,8 @@ TEST_F(folios, random_maps_the_faulting_folio_whole)
 	if (!idx)
 		SKIP(return, "no large folio in the second page table");
 	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size, MADV_RANDOM), 0);
-	expect_whole_folios(_metadata, self, idx, 1);
+	expect_whole_folios(_metadata, self->head, self->map, self->pages,
+			    self->table, idx, 1);
 }
 
 /* A two-page window inside a larger folio maps all of the folio. */
@@ -228,7 +231,8 @@ TEST_F(folios, window_is_a_floor)
 		SKIP(return, "no folio of 4 pages or more in the second page table");
 	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
 			  MADV_FAULTAROUND_ORDER(1)), 0);
-	expect_whole_folios(_metadata, self, idx, 2);
+	expect_whole_folios(_metadata, self->head, self->map, self->pages,
+			    self->table, idx, 2);
 }
 
 TEST_HARNESS_MAIN
