@@ -25,7 +25,10 @@
 #                  inside them: NAME-cost.txt (cost_boots below);
 #                  BENCH_COST_PATCHED=nohints compares the patched kernel
 #                  built without CONFIG_FAULT_AROUND_HINTS instead:
-#                  NAME-cost-nohints.txt
+#                  NAME-cost-nohints.txt; BENCH_COST_ELSEWHERE=1 runs every boot
+#                  with a process holding a default and hints beside the
+#                  benchmark (faultaround.bench=cost-elsewhere):
+#                  NAME-cost-hint-elsewhere.txt
 #   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
@@ -354,18 +357,22 @@ for name in $guests; do
 		# host cannot favour one of them.
 		ok=1 stock_csvs=() patched_csvs=()
 		pv=${BENCH_COST_PATCHED:-}	# the patched kernel's variant
+		cost_mode=cost cost_name=cost${pv:+-$pv}
+		if [ "${BENCH_COST_ELSEWHERE:-0}" = 1 ]; then
+			cost_mode=cost-elsewhere cost_name=cost-hint-elsewhere${pv:+-$pv}
+		fi
 		for boot in $(seq 1 "$nboots"); do
 			for variant in stock patched; do
 				v=$variant; [ "$v" = patched ] && v=$pv
 				label=$variant; [ "$variant" = patched ] && label=patched${pv:+-$pv}
-				if boot "$name" "$v" "faultaround.bench=cost faultaround.repeat=$cost_repeat"; then
+				if boot "$name" "$v" "faultaround.bench=$cost_mode faultaround.repeat=$cost_repeat"; then
 					c=$BUILD/results/$name${v:+-$v}bench.console
-					cp "$c" "$outdir/$name-cost-$label-b$boot.console"
-					extract "$c" "$name-cost-$label-b$boot" "$outdir" || ok=0
+					cp "$c" "$outdir/$name-$cost_name-$label-b$boot.console"
+					extract "$c" "$name-$cost_name-$label-b$boot" "$outdir" || ok=0
 					if [ $variant = stock ]; then
-						stock_csvs+=("$outdir/$name-cost-$label-b$boot.csv")
+						stock_csvs+=("$outdir/$name-$cost_name-$label-b$boot.csv")
 					else
-						patched_csvs+=("$outdir/$name-cost-$label-b$boot.csv")
+						patched_csvs+=("$outdir/$name-$cost_name-$label-b$boot.csv")
 					fi
 				else
 					ok=0
@@ -376,8 +383,8 @@ for name in $guests; do
 			what=patched
 			[ "$pv" = nohints ] && what="patched without CONFIG_FAULT_AROUND_HINTS"
 			COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
-				tee "$outdir/$name-cost${pv:+-$pv}.txt"
-			done_files+=("$outdir/$name-cost${pv:+-$pv}.txt" "$outdir/$name"-cost-*-b*-raw.csv)
+				tee "$outdir/$name-$cost_name.txt"
+			done_files+=("$outdir/$name-$cost_name.txt" "$outdir/$name-$cost_name"-*-b*-raw.csv)
 		else
 			failed+=("$name (cost)")
 		fi
