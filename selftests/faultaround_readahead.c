@@ -7,6 +7,7 @@
  * many cached pages its window maps.  Page-cache residency comes from
  * mincore(); the file is on ext4 (FA_EXT4DIR), which has readahead.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -24,9 +25,9 @@
 #define LOTSAMISS	100
 /* The last faults, all past LOTSAMISS net misses, must read one page. */
 #define LAST_FAULTS	30
-_Static_assert(RANDOM_FAULTS - LAST_FAULTS -
-	       (RANDOM_FAULTS - LAST_FAULTS) / SCAN_EVERY - 1 > LOTSAMISS,
-	       "the last faults come after LOTSAMISS net misses");
+static_assert(RANDOM_FAULTS - LAST_FAULTS -
+	      (RANDOM_FAULTS - LAST_FAULTS) / SCAN_EVERY - 1 > LOTSAMISS,
+	      "the last faults come after LOTSAMISS net misses");
 
 static long cached_pages(void *map, unsigned long pages, unsigned char *vec)
 {
