@@ -66,6 +66,13 @@ static inline char *example_map(int fd, size_t len, size_t align)
 	return want;
 }
 
+/* Read one byte at @addr, so that its page is faulted in; the volatile
+ * access cannot be optimised away. */
+static inline void example_touch(const char *addr)
+{
+	(void)*(const volatile char *)addr;
+}
+
 /* How many of @pages pages at @addr have a page-table entry. */
 static inline long example_present(const void *addr, size_t pages)
 {

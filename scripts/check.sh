@@ -33,6 +33,8 @@ host_tests() {
 		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
 		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
 		make -s -C "$top/libfaultaround" O="$lo" check-harness || rc=1
+		# Again with clang, which warns where gcc does not.
+		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround-clang" CC=clang check || rc=1
 		# Again under ASan (leaks included) and UBSan.
 		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check || rc=1
 		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check-harness || rc=1

@@ -20,6 +20,7 @@ host_pkgs=(
 	qemu-system-ppc		# pseries guest (radix and hash)
 	qemu-system-x86		# x86_64 guest
 	make gcc git xz-utils	# build tools (git am applies the series)
+	clang			# the library's check runs a second time built with clang
 	flex bison bc		# kernel build
 	libelf-dev libssl-dev	# kernel build (objtool, certs)
 	cpio rsync		# initramfs

@@ -80,6 +80,26 @@ static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	return r == -1 ? MAP_FAILED : (void *)r;
 }
 
+/* ISO C has no conversion from dlsym()'s object pointer to a function
+ * pointer; POSIX guarantees the representations agree, so copy it. */
+static mmap_fn next_mmap(const char *name)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+	mmap_fn fn;
+
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
+static dlopen_fn next_dlopen(void)
+{
+	void *sym = dlsym(RTLD_NEXT, "dlopen");
+	dlopen_fn fn;
+
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
 /*
  * dlsym() may allocate, and an allocator may call mmap(): while we are
  * resolving, fall back to the raw system call.
@@ -89,12 +109,9 @@ static void fa_resolve(void)
 	if (__atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE) ||
 	    __atomic_exchange_n(&resolving, 1, __ATOMIC_ACQ_REL))
 		return;
-	__atomic_store_n(&real_mmap, (mmap_fn)dlsym(RTLD_NEXT, "mmap"),
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&real_mmap64, (mmap_fn)dlsym(RTLD_NEXT, "mmap64"),
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&real_dlopen, (dlopen_fn)dlsym(RTLD_NEXT, "dlopen"),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&real_mmap, next_mmap("mmap"), __ATOMIC_RELEASE);
+	__atomic_store_n(&real_mmap64, next_mmap("mmap64"), __ATOMIC_RELEASE);
+	__atomic_store_n(&real_dlopen, next_dlopen(), __ATOMIC_RELEASE);
 }
 
 /*

@@ -171,7 +171,7 @@ static int run(const char *tag, int report)
 		return 2;
 	}
 	for (i = 0; i < 8; i++)
-		if (pwrite(fd, "abcdefgh" + i, 1, (off_t)(i * page)) != 1)
+		if (pwrite(fd, &"abcdefgh"[i], 1, (off_t)(i * page)) != 1)
 			return 2;
 
 	errno = 42;
