@@ -250,7 +250,7 @@ __attribute__((constructor)) static void fa_preload_init(void)
 	const char *rules_s = secure_getenv("FAULTAROUND_RULES");
 	struct faultaround_size size;
 	struct faultaround_rules *rules = NULL;
-	char err[256];
+	char err[256], q[128];
 	int saved = errno;
 	int order = FAULTAROUND_UNSET;
 
@@ -260,8 +260,11 @@ __attribute__((constructor)) static void fa_preload_init(void)
 		size_s = NULL;
 	if (rules_s && !*rules_s)
 		rules_s = NULL;
-	if (!size_s && !rules_s)
+	if (!size_s && !rules_s) {
+		if (fa_debug)
+			fa_log(PFX "neither FAULTAROUND nor FAULTAROUND_RULES is set; nothing to do\n");
 		goto out;
+	}
 	if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0) {
 		if (fa_debug)
 			fa_log(PFX "FAULTAROUND: %s; hints disabled\n", err);
@@ -274,7 +277,7 @@ __attribute__((constructor)) static void fa_preload_init(void)
 	}
 	if (!faultaround_supported()) {
 		if (fa_debug)
-			fa_log(PFX "kernel lacks fault-around hints; FAULTAROUND%s ignored\n",
+			fa_log(PFX "%s; FAULTAROUND%s ignored\n", fa_unsupported_reason(),
 			       rules ? "_RULES" : "");
 		faultaround_rules_free(rules);
 		goto out;
@@ -284,7 +287,8 @@ __attribute__((constructor)) static void fa_preload_init(void)
 		if (order < 0 || faultaround_set_default(order) < 0) {
 			if (fa_debug)
 				fa_log(PFX "FAULTAROUND=%s: cannot set process default (order %d, kernel maximum %d): %s\n",
-				       size_s, order, faultaround_max_order(),
+				       fa_quote(size_s, q, sizeof(q)), order,
+				       faultaround_max_order(),
 				       fa_strerror(errno));
 		} else if (fa_debug) {
 			fa_log(PFX "process default order %d%s\n", order,

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
-tap_plan 40
+tap_plan 42
 echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
@@ -76,6 +76,9 @@ quiet "shim without variables is silent"
 same "FAULTAROUND_RULES matching everything" "" FAULTAROUND_RULES='*=64K'
 same "FAULTAROUND=1M" "" FAULTAROUND=1M
 same "both, with debug log" "" FAULTAROUND=order:0 FAULTAROUND_RULES='fa_victim*=order:1;*.so*=unset;*=0' FAULTAROUND_DEBUG=1
+same "debug alone" noexec FAULTAROUND_DEBUG=1
+one_line "debug alone says why the shim does nothing" \
+	"neither FAULTAROUND nor FAULTAROUND_RULES is set; nothing to do"
 same "malformed FAULTAROUND_RULES" noexec FAULTAROUND_RULES='*=bogus'
 quiet "malformed rules: silent"
 same "malformed FAULTAROUND_RULES, debug" noexec FAULTAROUND_RULES='*=bogus' FAULTAROUND_DEBUG=1
@@ -87,7 +90,8 @@ one_line "malformed size, debug: said once" "FAULTAROUND: bad size '12Q'"
 same "kernel without the feature" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K'
 quiet "kernel without the feature: silent"
 same "kernel without the feature, debug" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1
-one_line "kernel without the feature, debug: said once" "kernel lacks fault-around hints"
+one_line "LIBFAULTAROUND_DISABLE, debug: said once, and named" \
+	"fault-around hints disabled by LIBFAULTAROUND_DISABLE; FAULTAROUND_RULES ignored"
 
 # A non-test program: output unchanged.
 seq 1 2000 > "$tmp/data"
