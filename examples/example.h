@@ -3,6 +3,11 @@
 #ifndef EXAMPLE_H
 #define EXAMPLE_H
 
+/* memfd_create() and MFD_CLOEXEC are GNU: an example builds with a bare cc. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -16,10 +21,16 @@
 
 static inline int example_supported(void)
 {
+	const char *dis = getenv("LIBFAULTAROUND_DISABLE");
+
 	if (faultaround_supported())
 		return 1;
-	printf("kernel lacks fault-around hints (%s); nothing to show\n",
-	       "no /sys/kernel/mm/faultaround");
+	/* The library's test switch (see faultaround_supported(3)). */
+	if (dis && *dis && strcmp(dis, "0"))
+		printf("fault-around hints disabled by LIBFAULTAROUND_DISABLE; nothing to show\n");
+	else
+		printf("kernel lacks fault-around hints (%s); nothing to show\n",
+		       "no /sys/kernel/mm/faultaround");
 	return 0;
 }
 
