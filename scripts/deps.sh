@@ -30,6 +30,9 @@ host_pkgs=(
 	gnuplot-nox		# benchmark charts (SVG)
 	valgrind		# memory and leak checks of the preload shim (ASan cannot be preloaded)
 	pkgconf			# the test that libfaultaround.pc names the installed library
+	man-db			# man -l: the test that every manual page renders from the source tree
+	build-essential dpkg-dev debhelper	# make deb: dpkg-buildpackage and dh build the Debian packages
+	lintian			# make deb checks the packages it builds
 	e2fsprogs		# mke2fs -d: the programs image without a root mount
 	sqlite3			# builds the programs image's database (the format is portable)
 	python3			# byte-compiles the image's Python stdlib, as Debian's postinst would
