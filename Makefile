@@ -15,6 +15,7 @@
 #   make host-check                native tests on this machine's kernel
 #   make checkpatch                scripts/checkpatch.pl --strict on the series
 #   make check-debug               the suite on DEBUG_VM/lockdep/KASAN kernels
+#   make deb                       Debian packages of the library, in build/deb
 #
 # All output goes to build/ (ignored); nothing in the tree is written.
 
@@ -48,12 +49,12 @@ SUBDIRS := $(if $(SELFTESTS_FROM_TREE),,selftests) libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
 .PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-debug \
-	host-check checkpatch demo bench clean help
+	host-check checkpatch demo bench deb clean help
 
 all: help
 
 help:
-	@sed -n '3,19p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -88,6 +89,9 @@ demo: deps
 bench: deps
 	@$(TOP)/scripts/bench.sh
 
+deb: deps
+	@$(TOP)/scripts/deb.sh
+
 host-check: deps
 	@$(TOP)/scripts/check.sh host
 
@@ -101,4 +105,4 @@ check-debug: deps
 	@$(TOP)/scripts/check.sh debug
 
 clean:
-	rm -rf $(BUILD)/host $(BUILD)/ppc64le $(BUILD)/x86_64 $(BUILD)/results
+	rm -rf $(BUILD)/host $(BUILD)/ppc64le $(BUILD)/x86_64 $(BUILD)/results $(BUILD)/deb

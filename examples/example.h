@@ -3,6 +3,11 @@
 #ifndef EXAMPLE_H
 #define EXAMPLE_H
 
+/* memfd_create() and MFD_CLOEXEC are GNU: an example builds with a bare cc. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -16,10 +21,16 @@
 
 static inline int example_supported(void)
 {
+	const char *dis = getenv("LIBFAULTAROUND_DISABLE");
+
 	if (faultaround_supported())
 		return 1;
-	printf("kernel lacks fault-around hints (%s); nothing to show\n",
-	       "no /sys/kernel/mm/faultaround");
+	/* The library's test switch (see faultaround_supported(3)). */
+	if (dis && *dis && strcmp(dis, "0"))
+		printf("fault-around hints disabled by LIBFAULTAROUND_DISABLE; nothing to show\n");
+	else
+		printf("kernel lacks fault-around hints (%s); nothing to show\n",
+		       "no /sys/kernel/mm/faultaround");
 	return 0;
 }
 
@@ -64,6 +75,13 @@ static inline char *example_map(int fd, size_t len, size_t align)
 		munmap(res, (size_t)(want - res));
 	munmap(want + len, (size_t)(res + align - want));
 	return want;
+}
+
+/* Read one byte at @addr, so that its page is faulted in; the volatile
+ * access cannot be optimised away. */
+static inline void example_touch(const char *addr)
+{
+	(void)*(const volatile char *)addr;
 }
 
 /* How many of @pages pages at @addr have a page-table entry. */

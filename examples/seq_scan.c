@@ -12,7 +12,6 @@ int main(void)
 	long before, after, faults = 0;
 	int max, order, fd;
 	char *p;
-	volatile char sink = 0;
 
 	if (!example_supported())
 		return 0;
@@ -34,7 +33,7 @@ int main(void)
 	       page, max, order, page << order);
 
 	before = example_present(p, pages);
-	sink += p[0];
+	example_touch(&p[0]);
 	after = example_present(p, pages);
 	printf("one touch: %ld -> %ld pages present\n", before, after);
 
@@ -42,7 +41,7 @@ int main(void)
 	for (i = 0; i < pages; i++) {
 		if (example_present(p + i * page, 1) == 0)
 			faults++;
-		sink += p[i * page];
+		example_touch(&p[i * page]);
 	}
 	printf("sequential scan of %zu pages took %ld read faults (%zu pages each)\n",
 	       pages, faults + 1, (size_t)1 << order);

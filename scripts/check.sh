@@ -34,9 +34,14 @@ host_tests() {
 		local lo=$BUILD/host/libfaultaround san=$BUILD/host/libfaultaround-san
 		make -s -C "$top/libfaultaround" O="$lo" check || rc=1
 		make -s -C "$top/libfaultaround" O="$lo" check-harness || rc=1
+		# Again with clang, which warns where gcc does not.
+		make -s -C "$top/libfaultaround" O="$BUILD/host/libfaultaround-clang" CC=clang check || rc=1
 		# Again under ASan (leaks included) and UBSan.
 		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check || rc=1
 		make -s -C "$top/libfaultaround" O="$san" SANITIZE=1 check-harness || rc=1
+		# The Debian packages: built, checked by lintian, and used from a
+		# scratch root.
+		{ "$top/scripts/deb.sh" && bash "$top/scripts/deb-check.sh"; } || rc=1
 		make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke || rc=1
 	} >"$log" 2>&1
 	grep -E '^(not )?ok ' "$log" | grep -vE '^ok .*# SKIP' | grep -E '^not ok' || true

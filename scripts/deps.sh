@@ -19,6 +19,7 @@ host_pkgs=(
 	qemu-system-ppc		# pseries guest (radix and hash)
 	qemu-system-x86		# x86_64 guest
 	make gcc git xz-utils	# build tools (git am applies the series)
+	clang			# the library's check runs a second time built with clang
 	flex bison bc		# kernel build
 	libelf-dev libssl-dev	# kernel build (objtool, certs)
 	cpio rsync		# initramfs
@@ -28,6 +29,9 @@ host_pkgs=(
 	gnuplot-nox		# benchmark charts (SVG)
 	valgrind		# memory and leak checks of the preload shim (ASan cannot be preloaded)
 	pkgconf			# the test that libfaultaround.pc names the installed library
+	man-db			# man -l: the test that every manual page renders from the source tree
+	build-essential dpkg-dev debhelper	# make deb: dpkg-buildpackage and dh build the Debian packages
+	lintian			# make deb checks the packages it builds
 	e2fsprogs		# mke2fs -d: the programs image without a root mount
 	sqlite3			# builds the programs image's database (the format is portable)
 	python3			# byte-compiles the image's Python stdlib, as Debian's postinst would

@@ -2,7 +2,7 @@
 /*
  * faultaround(1): run a command with fault-around hints, or inspect them.
  *
- *   faultaround [-s SIZE | -o ORDER] [-r RULES] [-v] [--] CMD [ARGS...]
+ *   faultaround [-s SIZE | -o ORDER | -a] [-r RULES] [-v] [--] CMD [ARGS...]
  *   faultaround --show [PID]
  *   faultaround --info
  *
@@ -39,14 +39,15 @@ static void usage(FILE *f)
 		"       %s --info\n"
 		"\n"
 		"Run CMD with fault-around hints, or show them.\n"
-		"  -s, --size SIZE     process default window: bytes with optional K/M/G\n"
+		"  -s, --size SIZE     process default window: bytes with optional K/M/G/T\n"
 		"                      suffix (rounded down to a power-of-two number of\n"
 		"                      pages, clamped to the maximum), order:N, auto or\n"
 		"                      unset\n"
 		"  -o, --order ORDER   process default order, the same as -s order:ORDER;\n"
 		"                      or 'auto' or 'unset'\n"
 		"  -a, --auto          the adaptive order, the same as -s auto: the kernel\n"
-		"                      sizes each fault's window from the pages around it\n"
+		"                      sizes each fault's window from the pages around it;\n"
+		"                      -s, -o and -a exclude each other\n"
 		"  -r, --rules RULES   per-file hints 'GLOB=SIZE;GLOB=SIZE' applied by the\n"
 		"                      preload shim (first match wins)\n"
 		"  -v, --verbose       explain what is done; the shim logs its decisions\n"
@@ -63,8 +64,10 @@ static void usage(FILE *f)
 
 int cli_usage_error(const char *fmt, const char *arg)
 {
+	char q[256];
+
 	fprintf(stderr, "%s: ", cli_prog);
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, fa_quote(arg, q, sizeof(q)));
 	fprintf(stderr, "\nTry '%s --help'.\n", cli_prog);
 	return CLI_EXIT_FAILURE;
 }
@@ -115,10 +118,11 @@ static int parse_size(const char *what, const char *s, struct faultaround_size *
 	return -1;
 }
 
-/* -o ORDER is -s order:ORDER. */
+/* -o ORDER is -s order:ORDER, checked by the library's parser; the
+ * message quotes what the user gave. */
 static int parse_order(const char *s, struct faultaround_size *size)
 {
-	char *as_size;
+	char *as_size, q[256];
 	int r;
 
 	if (!strcmp(s, "unset") || !strcmp(s, "auto"))
@@ -127,8 +131,11 @@ static int parse_order(const char *s, struct faultaround_size *size)
 		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
 		return -1;
 	}
-	r = parse_size("-o", as_size, size);
+	r = faultaround_parse_size(as_size, size, NULL, 0);
 	free(as_size);
+	if (r < 0)
+		fprintf(stderr, "%s: -o: bad order '%s': expected a number from 0 to %d, 'auto' or 'unset'\n",
+			cli_prog, fa_quote(s, q, sizeof(q)), FAULTAROUND_ORDER_LIMIT);
 	return r;
 }
 
@@ -138,7 +145,7 @@ static int check_rules(const char *what, const char *s, int supported)
 	struct faultaround_rules *rules;
 	const struct faultaround_size *size;
 	const char *glob;
-	char err[256], rule[320];
+	char err[256], rule[320], q[128];
 	size_t i;
 	int r = 0;
 
@@ -148,7 +155,8 @@ static int check_rules(const char *what, const char *s, int supported)
 		return -1;
 	}
 	for (i = 0; supported && !r && (size = fa_rules_size(rules, i, &glob)); i++) {
-		snprintf(rule, sizeof(rule), "%s: rule %zu ('%s')", what, i + 1, glob);
+		snprintf(rule, sizeof(rule), "%s: rule %zu ('%s')", what, i + 1,
+			 fa_quote(glob, q, sizeof(q)));
 		r = check_order(rule, size);
 	}
 	faultaround_rules_free(rules);
@@ -191,6 +199,22 @@ static int find_shim(char *buf, size_t size)
 	return exists(buf) ? 0 : -1;
 }
 
+/* Whether the list (entries separated by blanks or colons, as ld.so(8)
+ * reads LD_PRELOAD) has an entry that is exactly path. */
+static int in_preload(const char *list, const char *path)
+{
+	size_t len = strlen(path), n;
+
+	while (*list) {
+		n = strcspn(list, ": \t");
+		if (n == len && !strncmp(list, path, len))
+			return 1;
+		list += n;
+		list += strspn(list, ": \t");
+	}
+	return 0;
+}
+
 /* Append the shim to LD_PRELOAD unless it is already there. */
 static int add_preload(const char *shim)
 {
@@ -199,7 +223,7 @@ static int add_preload(const char *shim)
 	int r;
 
 	if (old && *old) {
-		if (strstr(old, shim))
+		if (in_preload(old, shim))
 			return 0;
 		if (asprintf(&val, "%s:%s", old, shim) < 0)
 			return -1;
@@ -241,28 +265,30 @@ static const char *inherited(const char *name)
 	return v && *v ? v : NULL;
 }
 
-static int set_default(const char *size_s, const char *order_s, int supported)
+/* The default of -s, -o or -a (opt) with its value (val). */
+static int set_default(const char *opt, const char *val, int supported)
 {
 	struct faultaround_size size;
+	char q[256];
 	int order;
 
-	if (order_s ? parse_order(order_s, &size) : parse_size("-s", size_s, &size))
+	if (!strcmp(opt, "-o") ? parse_order(val, &size) : parse_size(opt, val, &size))
 		return -1;
 	/* The launcher's default wins over one the shim would set. */
 	if (verbose && inherited("FAULTAROUND"))
 		fprintf(stderr, "%s: FAULTAROUND=%s from the environment dropped for %s\n",
-			cli_prog, inherited("FAULTAROUND"), order_s ? "-o" : "-s");
+			cli_prog, fa_quote(inherited("FAULTAROUND"), q, sizeof(q)), opt);
 	if (unsetenv("FAULTAROUND") < 0)
 		return -1;
 	if (!supported) {
-		fprintf(stderr, "%s: kernel lacks fault-around hints; running without a default\n",
-			cli_prog);
+		fprintf(stderr, "%s: %s; running without a default\n", cli_prog,
+			fa_unsupported_reason());
 		return 0;
 	}
 	order = faultaround_size_to_order(&size);
 	if (order < 0 || faultaround_set_default(order) < 0) {
 		fprintf(stderr, "%s: %s %s: order %d: %s\n", cli_prog,
-			order_s ? "-o" : "-s", order_s ? order_s : size_s, order,
+			opt, fa_quote(val, q, sizeof(q)), order,
 			errno != EINVAL ? strerror(errno) :
 			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
 			"above this kernel's maximum");
@@ -275,22 +301,22 @@ static int set_default(const char *size_s, const char *order_s, int supported)
 	return 0;
 }
 
-static int run(const char *size_s, const char *order_s, const char *rules_s,
+/* def_opt is "-s", "-o", "-a" or NULL; def_val its value. */
+static int run(const char *def_opt, const char *def_val, const char *rules_s,
 	       char **cmd)
 {
 	int supported = faultaround_supported();
 	struct faultaround_size size;
 	const char *v;
+	char q[256];
 	int e;
 
-	if (size_s && order_s)
-		return cli_usage_error("%s", "-s and -o are mutually exclusive");
 	/*
 	 * Everything the command gets is checked before anything is set:
 	 * -s/-o replace an inherited FAULTAROUND and -r FAULTAROUND_RULES,
 	 * otherwise the inherited value is what the shim will read.
 	 */
-	if (!size_s && !order_s && (v = inherited("FAULTAROUND"))) {
+	if (!def_opt && (v = inherited("FAULTAROUND"))) {
 		if (parse_size("FAULTAROUND (from the environment)", v, &size) < 0 ||
 		    (supported &&
 		     check_order("FAULTAROUND (from the environment)", &size) < 0))
@@ -305,7 +331,7 @@ static int run(const char *size_s, const char *order_s, const char *rules_s,
 			return CLI_EXIT_FAILURE;
 	}
 
-	if ((size_s || order_s) && set_default(size_s, order_s, supported) < 0)
+	if (def_opt && set_default(def_opt, def_val, supported) < 0)
 		return CLI_EXIT_FAILURE;
 	if (rules_s) {
 		if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0) {
@@ -313,17 +339,18 @@ static int run(const char *size_s, const char *order_s, const char *rules_s,
 			return CLI_EXIT_FAILURE;
 		}
 		if (!supported)
-			fprintf(stderr, "%s: kernel lacks fault-around hints; ignoring rules\n",
-				cli_prog);
+			fprintf(stderr, "%s: %s; ignoring rules\n", cli_prog,
+				fa_unsupported_reason());
 		else if (preload_shim() < 0)
 			return CLI_EXIT_FAILURE;
 	}
 	if (verbose)
-		fprintf(stderr, "%s: exec %s\n", cli_prog, cmd[0]);
+		fprintf(stderr, "%s: exec %s\n", cli_prog, fa_quote(cmd[0], q, sizeof(q)));
 	fflush(stdout);
 	execvp(cmd[0], cmd);
 	e = errno;
-	fprintf(stderr, "%s: %s: %s\n", cli_prog, cmd[0], strerror(e));
+	fprintf(stderr, "%s: %s: %s\n", cli_prog, fa_quote(cmd[0], q, sizeof(q)),
+		strerror(e));
 	return e == ENOENT || e == ENOTDIR ? 127 : 126;
 }
 
@@ -342,8 +369,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *size_s = NULL, *order_s = NULL, *rules_s = NULL;
-	const char *last_arg = NULL;
+	const char *def_opt = NULL, *def_val = NULL, *rules_s = NULL;
+	const char *last_arg = NULL, *opt;
 	int show = 0, info = 0, c, dashdash;
 
 	if (argc > 0 && argv[0][0]) {
@@ -355,9 +382,21 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:s:o:r:avhV", opts, NULL)) != -1) {
 		last_arg = optarg;
 		switch (c) {
-		case 's': size_s = optarg; break;
-		case 'o': order_s = optarg; break;
-		case 'a': order_s = "auto"; break;
+		case 's':
+		case 'o':
+		case 'a':
+			/* One default: a second option for it is refused, not
+			 * silently preferred; the same one again replaces it. */
+			opt = c == 's' ? "-s" : c == 'o' ? "-o" : "-a";
+			if (def_opt && strcmp(def_opt, opt)) {
+				fprintf(stderr, "%s: %s and %s exclude each other\n"
+					"Try '%s --help'.\n", cli_prog, def_opt, opt,
+					cli_prog);
+				return CLI_EXIT_FAILURE;
+			}
+			def_opt = opt;
+			def_val = c == 'a' ? "auto" : optarg;
+			break;
 		case 'r': rules_s = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_SHOW: show = 1; break;
@@ -378,8 +417,8 @@ int main(int argc, char **argv)
 	if (show || info) {
 		if (show && info)
 			return cli_usage_error("%s", "--show and --info exclude each other");
-		if (size_s || order_s || rules_s)
-			return cli_usage_error("%s", "--show and --info take no -s, -o or -r");
+		if (def_opt || rules_s)
+			return cli_usage_error("%s", "--show and --info take no -s, -o, -a or -r");
 		if (info && optind < argc)
 			return cli_usage_error("--info: unexpected argument '%s'", argv[optind]);
 		if (show && optind + 1 < argc)
@@ -395,5 +434,5 @@ int main(int argc, char **argv)
 			argv[optind], argv[optind]);
 		return CLI_EXIT_FAILURE;
 	}
-	return run(size_s, order_s, rules_s, argv + optind);
+	return run(def_opt, def_val, rules_s, argv + optind);
 }

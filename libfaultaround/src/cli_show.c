@@ -79,7 +79,7 @@ int cli_show(const char *pidarg)
 			return cli_usage_error("--show: bad PID '%s'", pidarg);
 	}
 	if (!faultaround_supported()) {
-		fprintf(stderr, "%s: kernel lacks fault-around hints\n", cli_prog);
+		fprintf(stderr, "%s: %s\n", cli_prog, fa_unsupported_reason());
 		return CLI_EXIT_FAILURE;
 	}
 	if (pid)

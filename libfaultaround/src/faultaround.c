@@ -18,6 +18,7 @@
 
 static pthread_once_t fa_probe_once = PTHREAD_ONCE_INIT;
 static int fa_max;		/* max order, or -1 when unsupported */
+static int fa_disabled;		/* unsupported because of LIBFAULTAROUND_DISABLE */
 static size_t fa_page;
 
 /* Read one file of the sysfs directory (see fa_read_file()). */
@@ -46,8 +47,9 @@ static int parse_uint(const char *s, unsigned long long *val)
  * Supported iff the sysfs directory reports a max order and prctl answers
  * PR_GET_FAULTAROUND with a plausible value.  The sysfs check comes first
  * so that we never issue the prctl on kernels without the series, where its
- * provisional number could one day mean something else.  LIBFAULTAROUND_DISABLE=1 forces "unsupported" (for tests
- * of the ENOTSUP path on a patched kernel).
+ * provisional number could one day mean something else.
+ * LIBFAULTAROUND_DISABLE=1 forces "unsupported" (for tests of the ENOTSUP
+ * path on a patched kernel).
  */
 static void fa_probe(void)
 {
@@ -59,8 +61,10 @@ static void fa_probe(void)
 
 	fa_max = -1;
 	fa_page = (size_t)sysconf(_SC_PAGESIZE);
-	if (dis && *dis && strcmp(dis, "0"))
+	if (dis && *dis && strcmp(dis, "0")) {
+		fa_disabled = 1;
 		goto out;
+	}
 	if (fa_sysfs_read("max_order", buf, sizeof(buf)) < 0 ||
 	    parse_uint(buf, &max) < 0 || max > FAULTAROUND_ORDER_LIMIT)
 		goto out;
@@ -87,6 +91,14 @@ int faultaround_supported(void)
 {
 	pthread_once(&fa_probe_once, fa_probe);
 	return fa_max >= 0;
+}
+
+const char *fa_unsupported_reason(void)
+{
+	if (faultaround_supported())
+		return NULL;
+	return fa_disabled ? "fault-around hints disabled by LIBFAULTAROUND_DISABLE" :
+			     "kernel lacks fault-around hints";
 }
 
 size_t faultaround_page_size(void)

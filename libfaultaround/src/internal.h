@@ -55,6 +55,15 @@ int fa_read_file(const char *path, char *buf, size_t size);
 /* "4K", "64K", "2M", or plain bytes if not a multiple of 1K. */
 void fa_format_bytes(unsigned long long bytes, char *buf, size_t size);
 
+/* @s with each ASCII control character written as \xNN, so that a value
+ * echoed in a message cannot drive the terminal; truncated to fit @size.
+ * Returns buf. */
+const char *fa_quote(const char *s, char *buf, size_t size);
+
+/* Why faultaround_supported() says no: LIBFAULTAROUND_DISABLE or the
+ * kernel.  For messages; NULL while the feature is there. */
+const char *fa_unsupported_reason(void);
+
 /* Rule i's size (and its pattern in *glob if glob is not NULL), NULL past
  * the last rule.  Not exported: the CLI checks every rule's order. */
 struct faultaround_rules;

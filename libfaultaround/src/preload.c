@@ -80,6 +80,26 @@ static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	return r == -1 ? MAP_FAILED : (void *)r;
 }
 
+/* ISO C has no conversion from dlsym()'s object pointer to a function
+ * pointer; POSIX guarantees the representations agree, so copy it. */
+static mmap_fn next_mmap(const char *name)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+	mmap_fn fn;
+
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
+static dlopen_fn next_dlopen(void)
+{
+	void *sym = dlsym(RTLD_NEXT, "dlopen");
+	dlopen_fn fn;
+
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
 /*
  * dlsym() may allocate, and an allocator may call mmap(): while we are
  * resolving, fall back to the raw system call.
@@ -89,12 +109,9 @@ static void fa_resolve(void)
 	if (__atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE) ||
 	    __atomic_exchange_n(&resolving, 1, __ATOMIC_ACQ_REL))
 		return;
-	__atomic_store_n(&real_mmap, (mmap_fn)dlsym(RTLD_NEXT, "mmap"),
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&real_mmap64, (mmap_fn)dlsym(RTLD_NEXT, "mmap64"),
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&real_dlopen, (dlopen_fn)dlsym(RTLD_NEXT, "dlopen"),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&real_mmap, next_mmap("mmap"), __ATOMIC_RELEASE);
+	__atomic_store_n(&real_mmap64, next_mmap("mmap64"), __ATOMIC_RELEASE);
+	__atomic_store_n(&real_dlopen, next_dlopen(), __ATOMIC_RELEASE);
 }
 
 /*
@@ -233,7 +250,7 @@ __attribute__((constructor)) static void fa_preload_init(void)
 	const char *rules_s = secure_getenv("FAULTAROUND_RULES");
 	struct faultaround_size size;
 	struct faultaround_rules *rules = NULL;
-	char err[256];
+	char err[256], q[128];
 	int saved = errno;
 	int order = FAULTAROUND_UNSET;
 
@@ -243,8 +260,11 @@ __attribute__((constructor)) static void fa_preload_init(void)
 		size_s = NULL;
 	if (rules_s && !*rules_s)
 		rules_s = NULL;
-	if (!size_s && !rules_s)
+	if (!size_s && !rules_s) {
+		if (fa_debug)
+			fa_log(PFX "neither FAULTAROUND nor FAULTAROUND_RULES is set; nothing to do\n");
 		goto out;
+	}
 	if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0) {
 		if (fa_debug)
 			fa_log(PFX "FAULTAROUND: %s; hints disabled\n", err);
@@ -257,7 +277,7 @@ __attribute__((constructor)) static void fa_preload_init(void)
 	}
 	if (!faultaround_supported()) {
 		if (fa_debug)
-			fa_log(PFX "kernel lacks fault-around hints; FAULTAROUND%s ignored\n",
+			fa_log(PFX "%s; FAULTAROUND%s ignored\n", fa_unsupported_reason(),
 			       rules ? "_RULES" : "");
 		faultaround_rules_free(rules);
 		goto out;
@@ -267,7 +287,8 @@ __attribute__((constructor)) static void fa_preload_init(void)
 		if (order < 0 || faultaround_set_default(order) < 0) {
 			if (fa_debug)
 				fa_log(PFX "FAULTAROUND=%s: cannot set process default (order %d, kernel maximum %d): %s\n",
-				       size_s, order, faultaround_max_order(),
+				       fa_quote(size_s, q, sizeof(q)), order,
+				       faultaround_max_order(),
 				       fa_strerror(errno));
 		} else if (fa_debug) {
 			fa_log(PFX "process default order %d%s\n", order,

@@ -3,7 +3,8 @@
  * The one parser for SIZE and RULES strings, shared by the preload shim
  * (FAULTAROUND, FAULTAROUND_RULES) and the faultaround(1) CLI.
  *
- * SIZE  := "unset" | "order:" N | DIGITS [K|M|G|T]   (binary units, any case)
+ * SIZE  := "unset" | "auto" | "order:" N | DIGITS [K|M|G|T]
+ *                                  (binary units, any case; N from 0 to 253)
  * RULES := RULE { ";" RULE } [";"]
  * RULE  := GLOB "=" SIZE     (split at the first '=', so GLOB cannot contain
  *                             '=' or ';'; blanks around GLOB and SIZE are
@@ -48,6 +49,9 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* What a message quotes of the input: control characters escaped. */
+#define QUOTE(s, buf)	fa_quote((s), (buf), sizeof(buf))
+
 static int parse_decimal(const char *s, const char **end,
 			 unsigned long long *val)
 {
@@ -74,6 +78,7 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 {
 	unsigned long long v;
 	const char *end;
+	char q[128], q2[128];
 	int shift = 0;
 
 	if (!s || !size) {
@@ -102,7 +107,7 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 		    v > FAULTAROUND_ORDER_LIMIT) {
 			seterr(err, errlen,
 			       "bad size '%s': order must be a number from 0 to %d",
-			       s, FAULTAROUND_ORDER_LIMIT);
+			       QUOTE(s, q), FAULTAROUND_ORDER_LIMIT);
 			errno = EINVAL;
 			return -1;
 		}
@@ -113,12 +118,12 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 	errno = 0;
 	if (parse_decimal(s, &end, &v) < 0) {
 		if (errno == ERANGE) {
-			seterr(err, errlen, "bad size '%s': too large", s);
+			seterr(err, errlen, "bad size '%s': too large", QUOTE(s, q));
 			return -1;
 		}
 		seterr(err, errlen,
 		       "bad size '%s': expected bytes with optional K/M/G/T suffix, 'order:N', 'auto' or 'unset'",
-		       s);
+		       QUOTE(s, q));
 		errno = EINVAL;
 		return -1;
 	}
@@ -129,18 +134,19 @@ int faultaround_parse_size(const char *s, struct faultaround_size *size,
 	case 'g': case 'G': shift = 30; break;
 	case 't': case 'T': shift = 40; break;
 	default:
-		seterr(err, errlen, "bad size '%s': unknown suffix '%s'", s, end);
+		seterr(err, errlen, "bad size '%s': unknown suffix '%s'", QUOTE(s, q),
+		       QUOTE(end, q2));
 		errno = EINVAL;
 		return -1;
 	}
 	if (shift && end[1]) {
-		seterr(err, errlen, "bad size '%s': trailing garbage '%s'", s,
-		       end + 1);
+		seterr(err, errlen, "bad size '%s': trailing garbage '%s'",
+		       QUOTE(s, q), QUOTE(end + 1, q2));
 		errno = EINVAL;
 		return -1;
 	}
 	if (shift && v > (~0ULL >> shift)) {
-		seterr(err, errlen, "bad size '%s': too large", s);
+		seterr(err, errlen, "bad size '%s': too large", QUOTE(s, q));
 		errno = ERANGE;
 		return -1;
 	}
@@ -219,7 +225,7 @@ struct faultaround_rules *faultaround_rules_parse(const char *s, char *err,
 	for (p = r->storage; p; p = next) {
 		char *semi = strchr(p, ';');
 		char *eq, *glob, *size, *rule;
-		char serr[160];
+		char serr[160], q[128];
 
 		next = semi ? semi + 1 : NULL;
 		rule = trim(p, semi ? semi : p + strlen(p));
@@ -235,7 +241,7 @@ struct faultaround_rules *faultaround_rules_parse(const char *s, char *err,
 		eq = strchr(rule, '=');
 		if (!eq) {
 			seterr(err, errlen, "rule %zu ('%s'): missing '=' (expected GLOB=SIZE)",
-			       i + 1, rule);
+			       i + 1, QUOTE(rule, q));
 			goto bad;
 		}
 		glob = trim(rule, eq);
@@ -246,7 +252,8 @@ struct faultaround_rules *faultaround_rules_parse(const char *s, char *err,
 		}
 		if (faultaround_parse_size(size, &r->rule[i].size, serr,
 					   sizeof(serr)) < 0) {
-			seterr(err, errlen, "rule %zu ('%s'): %s", i + 1, glob, serr);
+			seterr(err, errlen, "rule %zu ('%s'): %s", i + 1,
+			       QUOTE(glob, q), serr);
 			goto bad;
 		}
 		r->rule[i].glob = glob;

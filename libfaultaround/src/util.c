@@ -160,3 +160,28 @@ void fa_format_bytes(unsigned long long bytes, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%llu%c", bytes, units[u]);
 }
+
+const char *fa_quote(const char *s, char *buf, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	if (!size)
+		return "";
+	for (; s && *s && n + 1 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f) {
+			buf[n++] = (char)c;
+			continue;
+		}
+		if (n + 4 >= size)
+			break;
+		buf[n++] = '\\';
+		buf[n++] = 'x';
+		buf[n++] = hex[c >> 4];
+		buf[n++] = hex[c & 0xf];
+	}
+	buf[n] = '\0';
+	return buf;
+}

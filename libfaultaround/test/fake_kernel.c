@@ -10,8 +10,10 @@
  *  - the library reads DIR/max_order and DIR/default_bytes instead of
  *    /sys/kernel/mm/faultaround (the test writes them);
  *  - madvise(MADV_FAULTAROUND...) and prctl(PR_{SET,GET}_FAULTAROUND) do not
- *    reach the kernel: they are checked as the kernel checks them (an order
- *    above DIR/max_order is clamped, as the ABI issue asks the kernel to do)
+ *    reach the kernel: they are checked as the kernel checks them (orders
+ *    0 to 253, an order above DIR/max_order stored as that maximum, the
+ *    adaptive order 254, unset; an unaligned start, a length that wraps or
+ *    bits above the order field are EINVAL, a range with a hole ENOMEM)
  *    and appended to DIR/calls, one line per call that succeeded:
  *        PID IMAGE madvise START END ORDER PATH
  *        PID IMAGE prctl ORDER
@@ -78,30 +80,39 @@ static int fake_max_order(void)
 	return atoi(buf);
 }
 
-/* What /proc/self/maps names the mapping at addr ("" if none). */
-static void fake_path_at(unsigned long addr, char *buf, size_t size)
+/*
+ * Whether [addr, addr + len) is mapped without a hole, as madvise() asks,
+ * and what /proc/self/maps names the mapping at addr ("" if none).  The
+ * maps file, not msync(), tells: valgrind rightly flags a system call on
+ * unmapped memory.  The line buffer is on the stack: a thread forked away
+ * in the middle of a malloc()ed one would leave it lost in the child.
+ */
+static int fake_mapped(unsigned long addr, unsigned long len, char *path_buf,
+		       size_t size)
 {
-	struct fa_lines *lr = malloc(sizeof(*lr));
+	struct fa_lines lr;
+	unsigned long want = addr, last = addr + len;
 	char *line;
 
-	buf[0] = '\0';
-	if (!lr || fa_lines_open(lr, "/proc/self/maps") < 0) {
-		free(lr);
-		return;
-	}
-	while ((line = fa_lines_next(lr))) {
+	path_buf[0] = '\0';
+	if (fa_lines_open(&lr, "/proc/self/maps") < 0)
+		return -1;
+	while (want < last && (line = fa_lines_next(&lr))) {
 		unsigned long start, end;
 		const char *path;
 		char perms[5];
 
-		if (!fa_parse_maps_line(line, &start, &end, perms, &path) &&
-		    addr >= start && addr < end) {
-			snprintf(buf, size, "%s", path);
+		if (fa_parse_maps_line(line, &start, &end, perms, &path) < 0 ||
+		    end <= want)
+			continue;
+		if (start > want)
 			break;
-		}
+		if (want == addr)
+			snprintf(path_buf, size, "%s", path);
+		want = end;
 	}
-	fa_lines_close(lr);
-	free(lr);
+	fa_lines_close(&lr);
+	return want >= last ? 0 : -1;
 }
 
 /* Append one line to DIR/calls; a single write() of an O_APPEND file. */
@@ -128,13 +139,20 @@ static int fake_log(const char *fmt, ...)
 	return close(fd);
 }
 
-/* An order as the kernel takes it: field value, clamped; -1 if malformed. */
+/*
+ * An order as the kernel takes it, from prctl() or from the madvise field
+ * minus one (so field 0xff, MADV_FAULTAROUND_AUTO, is PR_FAULTAROUND_AUTO
+ * here): 0 to 253 clamped to the maximum, the adaptive order, unset; -1
+ * for anything else.
+ */
 static int fake_order(unsigned long order)
 {
 	int max = fake_max_order();
 
 	if (order == PR_FAULTAROUND_UNSET)
 		return FAULTAROUND_UNSET;
+	if (order == PR_FAULTAROUND_AUTO)
+		return FAULTAROUND_AUTO;
 	if (max < 0 || order > FAULTAROUND_ORDER_LIMIT)
 		return -1;
 	return order > (unsigned long)max ? max : (int)order;
@@ -155,13 +173,20 @@ int fa_kernel_madvise(void *addr, size_t len, int advice)
 		errno = EINVAL;
 		return -1;
 	}
+	/* A length that wraps is EINVAL, like madvise(). */
+	if (len > SIZE_MAX - (page - 1) ||
+	    (uintptr_t)addr > UINTPTR_MAX - ((len + page - 1) & ~(page - 1))) {
+		errno = EINVAL;
+		return -1;
+	}
 	len = (len + page - 1) & ~(page - 1);
 	if (!len)
 		return 0;
 	/* ENOMEM for a range with a hole, like madvise(); changes nothing. */
-	if (msync(addr, len, MS_ASYNC) < 0)
+	if (fake_mapped((unsigned long)addr, len, path, sizeof(path)) < 0) {
+		errno = ENOMEM;
 		return -1;
-	fake_path_at((unsigned long)addr, path, sizeof(path));
+	}
 	if (fake_log("madvise %lx %lx %d %s\n", (unsigned long)addr,
 		     (unsigned long)addr + len, order, path) < 0)
 		return -1;
@@ -177,18 +202,14 @@ int fa_kernel_madvise(void *addr, size_t len, int advice)
 static int fake_lookup(unsigned long start, unsigned long end, const char *path)
 {
 	unsigned long long image = fake_image();
-	struct fa_lines *lr = malloc(sizeof(*lr));
+	struct fa_lines lr;	/* on the stack: see fake_mapped() */
 	char file[4096], *line;
 	int pid = (int)getpid(), order = FAULTAROUND_UNSET;
 
-	if (!lr)
-		return order;
 	snprintf(file, sizeof(file), "%s/calls", fake_dir());
-	if (fa_lines_open(lr, file) < 0) {
-		free(lr);
+	if (fa_lines_open(&lr, file) < 0)
 		return order;
-	}
-	while ((line = fa_lines_next(lr))) {
+	while ((line = fa_lines_next(&lr))) {
 		unsigned long long img;
 		unsigned long s, e;
 		int p, o, n = 0;
@@ -204,8 +225,7 @@ static int fake_lookup(unsigned long start, unsigned long end, const char *path)
 			order = o;
 		}
 	}
-	fa_lines_close(lr);
-	free(lr);
+	fa_lines_close(&lr);
 	return order;
 }
 

@@ -9,6 +9,9 @@
  *   shim_victim dlopen-loop N     N times dlopen() libm by name and by
  *                                 path, and dlclose() both
  *   shim_victim status            the process default
+ *   shim_victim abi               what the kernel (or its stand-in) takes:
+ *                                 the adaptive order, an order above the
+ *                                 maximum, a range with a hole
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -171,7 +174,7 @@ static int run(const char *tag, int report)
 		return 2;
 	}
 	for (i = 0; i < 8; i++)
-		if (pwrite(fd, "abcdefgh" + i, 1, (off_t)(i * page)) != 1)
+		if (pwrite(fd, &"abcdefgh"[i], 1, (off_t)(i * page)) != 1)
 			return 2;
 
 	errno = 42;
@@ -235,6 +238,49 @@ static int print_default(void)
 	return 0;
 }
 
+static void abi_line(const char *what, int r, int got)
+{
+	if (r < 0)
+		printf("%s: %s\n", what, strerror(errno));
+	else
+		printf("%s: %d\n", what, got);
+}
+
+/* The hint and the default the kernel stores for what the ABI carries. */
+static int abi(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/fa_victimXXXXXX";
+	int fd = mkstemp(path), order = -1, r;
+	char *p;
+
+	if (fd < 0 || ftruncate(fd, (off_t)(3 * page)) < 0)
+		return 2;
+	unlink(path);
+	p = mmap(NULL, 3 * page, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	r = faultaround_set(p, 3 * page, FAULTAROUND_AUTO);
+	if (r == 0)
+		r = faultaround_get(p, &order);
+	abi_line("hint auto", r, order);
+	r = faultaround_set(p, 3 * page, FAULTAROUND_ORDER_LIMIT);
+	if (r == 0)
+		r = faultaround_get(p, &order);
+	abi_line("hint 253", r, order);
+	r = faultaround_set_default(FAULTAROUND_AUTO);
+	abi_line("default auto", r, faultaround_get_default());
+	r = faultaround_set_default(FAULTAROUND_ORDER_LIMIT);
+	abi_line("default 253", r, faultaround_get_default());
+	/* A hole in the middle: ENOMEM, as madvise() says. */
+	if (munmap(p + page, page))
+		return 2;
+	abi_line("hint on a range with a hole", faultaround_set(p, 3 * page, 1), 0);
+	munmap(p, 3 * page);
+	close(fd);
+	return 0;
+}
+
 /* dlopen() of a library loaded already, by name and by path. */
 static int dlopen_loop(long n)
 {
@@ -272,6 +318,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "status"))
 		return print_default();
+	if (!strcmp(mode, "abi"))
+		return abi();
 	if (!strcmp(mode, "dlopen-loop"))
 		return dlopen_loop(argc > 2 ? atol(argv[2]) : 1);
 	r = run("main", report);

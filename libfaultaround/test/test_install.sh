@@ -13,7 +13,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 d=$tmp/root
 
-tap_plan 10
+tap_plan 14
 
 # The directories the build was configured with (so nothing is rebuilt):
 # PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR.
@@ -35,6 +35,11 @@ tap_check "library, shim, CLI, pkg-config file, man pages" sh -c "
 	[ -f '$d$MANDIR/man1/faultaround.1' ] &&
 	[ -f '$d$MANDIR/man3/faultaround_set.3' ] &&
 	[ -f '$d$MANDIR/man7/faultaround.7' ]"
+tap_check "an alias page is a link to the page that documents it" sh -c "
+	[ -L '$d$MANDIR/man3/faultaround_set_bytes.3' ] &&
+	cmp -s '$d$MANDIR/man3/faultaround_set_bytes.3' '$src/../man/faultaround_set.3'"
+tap_check "the pkg-config file names no placeholder" \
+	sh -c "! grep -q 'invalid' '$d$PKGCONFIGDIR/libfaultaround.pc'"
 
 cat > "$tmp/prog.c" <<'PROG'
 #include <faultaround.h>
@@ -74,6 +79,21 @@ tap_check "and runs with the installed library" [ "$out" = "1.0.0 4 1" ]
 out=$("$tmp/prog-static" 2>&1)
 tap_check "the static library links" [ "$out" = "1.0.0 4 1" ]
 sed 's/^/# /' "$tmp/cc.log"
+
+# Installing under another prefix recompiles the one object that names the
+# directories (the launcher looks for the shim there), and so does the
+# next build with the configured ones; nothing else.
+compiled() { grep -- ' -c -o ' "$1" | sed 's/.* -c -o \([^ ]*\) .*/\1/' | tr '\n' ' '; }
+"$MAKE" --no-silent --no-print-directory -C "$src" O="$O" PREFIX="$tmp/elsewhere" install \
+	> "$tmp/elsewhere.log" 2>&1
+got=$(compiled "$tmp/elsewhere.log")
+tap_check "make install PREFIX=elsewhere compiles cli.o alone" [ "$got" = "$O/obj/cli/cli.o " ]
+[ "$got" = "$O/obj/cli/cli.o " ] || echo "# compiled: $got"
+"$MAKE" --no-silent --no-print-directory -C "$src" O="$O" PREFIX="$PREFIX" LIBDIR="$LIBDIR" \
+	INCLUDEDIR="$INCLUDEDIR" SHIMDIR="$SHIMDIR" all > "$tmp/back.log" 2>&1
+got=$(compiled "$tmp/back.log")
+tap_check "and the next build compiles cli.o alone" [ "$got" = "$O/obj/cli/cli.o " ]
+[ "$got" = "$O/obj/cli/cli.o " ] || echo "# compiled: $got"
 
 tap_check "make uninstall DESTDIR" "$MAKE" -s --no-print-directory -C "$src" O="$O" \
 	DESTDIR="$d" uninstall

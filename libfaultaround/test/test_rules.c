@@ -218,4 +218,31 @@ TEST(rules_many)
 	FA_LEAK_CHECK();
 }
 
+/* A message quotes the input with its control characters escaped, so that
+ * echoing it cannot drive a terminal. */
+TEST(messages_escape_control_characters)
+{
+	static const char *bad[] = { "1\033[2J", "\a", "64\x7fK", "x\ny" };
+	struct faultaround_size sz;
+	struct faultaround_rules *r;
+	char err[256], rule[64];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(-1, faultaround_parse_size(bad[i], &sz, err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, "\\x")) TH_LOG("%s", err);
+		for (j = 0; err[j]; j++)
+			EXPECT_FALSE((unsigned char)err[j] < 0x20 || err[j] == 0x7f);
+		snprintf(rule, sizeof(rule), "a\033b=%s", bad[i]);
+		err[0] = '\0';
+		r = faultaround_rules_parse(rule, err, sizeof(err));
+		EXPECT_EQ(NULL, r);
+		faultaround_rules_free(r);
+		EXPECT_NE(NULL, strstr(err, "a\\x1bb")) TH_LOG("%s", err);
+		for (j = 0; err[j]; j++)
+			EXPECT_FALSE((unsigned char)err[j] < 0x20 || err[j] == 0x7f);
+	}
+}
+
 TEST_HARNESS_MAIN

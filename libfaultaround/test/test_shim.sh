@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
-tap_plan 36
+tap_plan 42
 echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
@@ -76,6 +76,9 @@ quiet "shim without variables is silent"
 same "FAULTAROUND_RULES matching everything" "" FAULTAROUND_RULES='*=64K'
 same "FAULTAROUND=1M" "" FAULTAROUND=1M
 same "both, with debug log" "" FAULTAROUND=order:0 FAULTAROUND_RULES='fa_victim*=order:1;*.so*=unset;*=0' FAULTAROUND_DEBUG=1
+same "debug alone" noexec FAULTAROUND_DEBUG=1
+one_line "debug alone says why the shim does nothing" \
+	"neither FAULTAROUND nor FAULTAROUND_RULES is set; nothing to do"
 same "malformed FAULTAROUND_RULES" noexec FAULTAROUND_RULES='*=bogus'
 quiet "malformed rules: silent"
 same "malformed FAULTAROUND_RULES, debug" noexec FAULTAROUND_RULES='*=bogus' FAULTAROUND_DEBUG=1
@@ -87,7 +90,8 @@ one_line "malformed size, debug: said once" "FAULTAROUND: bad size '12Q'"
 same "kernel without the feature" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K'
 quiet "kernel without the feature: silent"
 same "kernel without the feature, debug" noexec LIBFAULTAROUND_DISABLE=1 FAULTAROUND=64K FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1
-one_line "kernel without the feature, debug: said once" "kernel lacks fault-around hints"
+one_line "LIBFAULTAROUND_DISABLE, debug: said once, and named" \
+	"fault-around hints disabled by LIBFAULTAROUND_DISABLE; FAULTAROUND_RULES ignored"
 
 # A non-test program: output unchanged.
 seq 1 2000 > "$tmp/data"
@@ -174,6 +178,40 @@ max=$(cat "$HSYSFS/max_order")
 tap_check "an order above the kernel's maximum is clamped, or said in debug" \
 	sh -c "[ '$out' = 'default order $max' ] ||
 	       grep -q 'FAULTAROUND=order:200: cannot set process default (order 200, kernel maximum $max)' '$tmp/err'"
+
+# What the ABI carries is taken: the adaptive order, an order above the
+# maximum (stored as the maximum), and ENOMEM for a range with a hole.
+out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=auto "$V" status)
+tap_check "FAULTAROUND=auto sets the adaptive order" [ "$out" = "default order 254" ]
+env $HENV "$V" abi > "$tmp/abi.out" 2>&1
+printf '%s\n' "hint auto: 254" "hint 253: $max" "default auto: 254" "default 253: $max" \
+	"hint on a range with a hole: Cannot allocate memory" > "$tmp/abi.want"
+if cmp -s "$tmp/abi.want" "$tmp/abi.out"; then
+	tap_ok "auto, the largest order and a hole are taken as the kernel takes them"
+else
+	tap_not_ok "auto, the largest order and a hole are taken as the kernel takes them"
+	diff "$tmp/abi.want" "$tmp/abi.out" | sed 's/^/# /'
+fi
+# valgrind, as above, on the hole check and on forked children of a
+# multithreaded program (shim_forker) that map files under the shim.
+if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
+	env $HENV valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite "$V" abi > "$tmp/vg.out" 2> "$tmp/vg.err"
+	rc=$?
+	tap_check "valgrind ($HMODE): the range checks are clean" [ $rc -eq 0 ]
+	[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vg.err" | head -30
+	mkdir -p "$tmp/forker"
+	env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='fa_fork_*=64K;*.so*=order:1' \
+		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite "$O/test/shim_forker" "$tmp/forker" 10 \
+		> "$tmp/vg.out" 2> "$tmp/vg.err"
+	rc=$?
+	tap_check "valgrind ($HMODE): forked children of a threaded program are clean" [ $rc -eq 0 ]
+	[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vg.out" "$tmp/vg.err" | head -30
+else
+	tap_skip "valgrind ($HMODE): the range checks are clean" "no valgrind, or an ASan build"
+	tap_skip "valgrind ($HMODE): forked children of a threaded program are clean" "no valgrind, or an ASan build"
+fi
 
 # A dlopen() of a library that is loaded already advises nothing.
 if [ "$HMODE" = kernel ]; then

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# README.md, "Only the library": the lines between its test_readme.sh
+# markers, run as written from the top of the clone with a scratch HOME,
+# install the library under $HOME/.local and build and run a program
+# against it; the program then runs with an empty environment too.  The
+# nested make gets O, CC and SANITIZE from make check (MAKEFLAGS).
+O=$1
+. "$(dirname "$0")/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/home"
+
+tap_plan 4
+sed -n '/^<!-- test_readme.sh: begin -->$/,/^<!-- test_readme.sh: end -->$/p' \
+	"$top/README.md" | sed -n 's/^    //p' > "$tmp/lines.sh"
+tap_check "README.md has the lines" [ -s "$tmp/lines.sh" ]
+sed 's/^/# README: /' "$tmp/lines.sh"
+(cd "$top" && HOME=$tmp/home sh -e "$tmp/lines.sh") > "$tmp/out" 2>&1
+rc=$?
+tap_check "they build and run the program (exit 0)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -15 "$tmp/out" | sed 's/^/# /'
+tail -3 "$tmp/out" | sed 's/^/# out: /'
+tap_check "the program is the one installed under \$HOME/.local" \
+	sh -c "ldd '$tmp/home/seq_scan' | grep -q '$tmp/home/.local/lib/libfaultaround.so.1'"
+if [ "${FA_SANITIZE:-0}" = 1 ]; then
+	# ASan needs ASAN_OPTIONS to accept a library linked before it.
+	tap_skip "it runs with an empty environment" "an ASan build"
+else
+	tap_check "it runs with an empty environment" sh -c "env -i '$tmp/home/seq_scan' > /dev/null"
+fi
+tap_done
