@@ -6,7 +6,8 @@
 # liburing come from Debian's ppc64el archive through dpkg multiarch, fetched
 # with apt-get download and unpacked into build/sysroot/ppc64le: installing
 # them would conflict with the host's busybox-static and drag in a second
-# libc6-dev, and the guest needs only their files.
+# libc6-dev, and the guest needs only their files.  qemu comes from
+# bookworm-backports on Debian 12 (see install_qemu below).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,8 +17,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 host_pkgs=(
 	gcc-powerpc64le-linux-gnu	# cross compiler for the pseries guest
 	libc6-dev-ppc64el-cross	# its libc (also shipped into the guest)
-	qemu-system-ppc		# pseries guest (radix and hash)
-	qemu-system-x86		# x86_64 guest
 	make gcc git xz-utils	# build tools (git am applies the series)
 	clang			# the library's check runs a second time built with clang
 	flex bison bc		# kernel build
@@ -120,6 +119,75 @@ if [ ${#sid_missing[@]} -gt 0 ]; then
 	sudo_ dpkg -i "$BUILD"/apt-sid/*.deb >"$BUILD/apt-sid-install.log" 2>&1 ||
 		{ tail -5 "$BUILD/apt-sid-install.log" >&2; die "dpkg -i of ${sid_missing[*]} failed"; }
 fi
+
+# qemu 10 or later for the guests: Debian 12's qemu 7.2 loses stores across
+# fork() in a pseries guest with two vCPUs (its TCG sets a radix PTE's
+# reference and change bits with a plain load and store).  On Debian 12 it
+# comes from bookworm-backports, which apt gives priority 100: the source
+# moves nothing by itself, and only the packages named here with
+# /bookworm-backports (and what exists nowhere else) come from it.
+qemu_pkgs=(qemu-system-ppc qemu-system-x86)	# pseries (radix, hash); x86_64
+qemu_min=1:10
+# What the two need from backports and not from bookworm: their own
+# common and data packages (versioned to match) and a newer seabios.
+qemu_bpo_deps=(qemu-system-common qemu-system-data seabios)
+bpo_list=/etc/apt/sources.list.d/bookworm-backports.sources
+
+qemu_ok() {
+	local p v
+	for p in "${qemu_pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
+		v=$(dpkg-query -W -f='${Version}' "$p")
+		dpkg --compare-versions "$v" ge "$qemu_min" || return 1
+	done
+}
+
+install_qemu() {
+	local codename want=() p plan=$BUILD/apt-qemu-plan.log
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	if [ "$codename" = bookworm ]; then
+		if ! grep -Eqsw 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+			/etc/apt/sources.list.d/*.sources; then
+			info "adding Debian's bookworm-backports (${bpo_list})"
+			printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+				'Suites: bookworm-backports' 'Components: main' \
+				'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+				sudo_ tee "$bpo_list" >/dev/null
+			updated=0
+		fi
+		for p in "${qemu_pkgs[@]}" "${qemu_bpo_deps[@]}"; do
+			want+=("$p/bookworm-backports")
+		done
+		# qemu's other packages installed at 7.2 (qemu-utils, the GUI
+		# and block modules) depend on its 7.2 common package: they move
+		# along instead of being removed.
+		for p in $(dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${source:Package}\n' 2>/dev/null |
+			   awk '$1 == "ii" && $3 == "qemu" { print $2 }'); do
+			case " ${want[*]} " in *" $p/bookworm-backports "*) ;; *) want+=("$p/bookworm-backports") ;; esac
+		done
+	else
+		want=("${qemu_pkgs[@]}")
+	fi
+	apt_update
+	# Recommends left out: GUI, spice, opengl and block modules (and the
+	# pipewire libraries they pull from backports) serve no -nographic
+	# guest.  Refuse a plan that removes a package.
+	sudo_ apt-get -s -q -o APT::Install-Recommends=false install "${want[@]}" >"$plan" 2>&1 ||
+		{ tail -15 "$plan" >&2; die "apt cannot install qemu: ${want[*]} (see ${plan#"$top"/})"; }
+	if grep -q '^Remv ' "$plan"; then
+		grep '^Remv ' "$plan" >&2
+		die "installing qemu would remove the packages above (see ${plan#"$top"/})"
+	fi
+	info "installing qemu: ${want[*]} ($(grep -c '^Inst ' "$plan") packages, $(grep '^Inst ' "$plan" | grep -c 'Backports') from backports)"
+	DEBIAN_FRONTEND=noninteractive sudo_ apt-get install -y -q -o APT::Install-Recommends=false \
+		"${want[@]}" >"$BUILD/apt-install-qemu.log" 2>&1 || {
+		tail -15 "$BUILD/apt-install-qemu.log" >&2
+		die "apt-get install failed for: ${want[*]}"
+	}
+	qemu_ok || die "qemu is older than $qemu_min after the install: $(dpkg-query -W -f='${Package} ${Version}\n' "${qemu_pkgs[@]}" | tr '\n' ' ')"
+}
+
+qemu_ok || install_qemu
 
 if [ ! -f "$sysroot/.complete" ]; then
 	if ! dpkg --print-foreign-architectures | grep -qx ppc64el; then

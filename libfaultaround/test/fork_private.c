@@ -7,10 +7,10 @@
  * CHILDREN children, one after the other, that overwrite every counter at
  * once.  A counter that does not read back what its thread stored last
  * (an older value: the parent's store was lost; a child's: the child wrote
- * the parent's page) is a broken fork().  Under qemu 7.2's TCG, a POWER
- * guest with two vCPUs shows both unless the program runs on one vCPU
- * (test_shim_fork.sh), so this is the test's diagnostic, not a test of the
- * library.  Prints the count; exit status 1 when it is not 0.
+ * the parent's page) is a broken fork().  qemu 7.2's TCG showed both in a
+ * POWER guest with two vCPUs.  test_shim_fork.sh runs it first: the shim's
+ * fork test means nothing on a machine that fails it.  Prints the count;
+ * exit status 1 when it is not 0.
  */
 #include <pthread.h>
 #include <stdio.h>
