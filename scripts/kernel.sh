@@ -67,7 +67,7 @@ unpack() {
 		git config gc.auto 0
 		# Debian's .gitignore ignores the whole top level: add by force.
 		git add -f -A
-		git commit -q -m "$(basename "$tarball" .tar.xz) $(make -s --no-print-directory kernelversion)"
+		git commit -q -m "$(basename "$tarball" .tar.xz) $(env -u ARCH -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory kernelversion)"
 		git tag base
 		git worktree add -q --detach "$amtree" base
 	)
