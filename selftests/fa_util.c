@@ -8,9 +8,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "fa_util.h"
 
@@ -326,6 +329,19 @@ int fa_smaps_order(const void *addr, unsigned long *vma_start,
 	return order;
 }
 
+bool fa_dir_is(const char *dir, const char *fs)
+{
+	struct statfs sf;
+
+	if (statfs(dir, &sf))
+		return false;
+	if (!strcmp(fs, "tmpfs"))
+		return sf.f_type == TMPFS_MAGIC;
+	if (!strcmp(fs, "ext4"))
+		return sf.f_type == EXT4_SUPER_MAGIC;
+	return true;
+}
+
 const char *fa_fs_dir(const char *fs)
 {
 	if (!strcmp(fs, "ext4"))
@@ -392,6 +408,10 @@ int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
 	}
 	if (!dir) {
 		*why = "no directory for this file system (FA_EXT4DIR)";
+		return 1;
+	}
+	if (!fa_dir_is(dir, fs)) {
+		*why = "the directory is on another file system (FA_TESTDIR)";
 		return 1;
 	}
 	m->table = fa_pte_table_pages();

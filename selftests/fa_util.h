@@ -34,6 +34,9 @@ const char *fa_mmu_name(void);
  */
 const char *fa_fs_dir(const char *fs);
 
+/* True when @dir is on the file system @fs names ("tmpfs", "ext4"). */
+bool fa_dir_is(const char *dir, const char *fs);
+
 /* True when the kernel has the per-VMA fault-around feature. */
 bool fa_feature_present(void);
 

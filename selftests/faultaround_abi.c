@@ -5,10 +5,13 @@
  * call leaves changed, and process_madvise().
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -133,7 +136,8 @@ TEST(sealed_vma_accepts_the_hint)
 	EXPECT_EQ(errno, EPERM);
 }
 
-TEST(process_madvise_refuses_the_advice)
+/* On the calling process, process_madvise() takes the advice as madvise(). */
+TEST(process_madvise_on_itself_sets_the_hint)
 {
 	struct iovec iov;
 	int pidfd;
@@ -147,11 +151,44 @@ TEST(process_madvise_refuses_the_advice)
 	if (pidfd < 0)
 		SKIP(return, "pidfd_open: %s", strerror(errno));
 	EXPECT_EQ(syscall(__NR_process_madvise, pidfd, &iov, 1,
-			  MADV_FAULTAROUND_ORDER(1), 0), -1);
-	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(fa_smaps_order(iov.iov_base, NULL, NULL), -1);
+			  MADV_FAULTAROUND_ORDER(1), 0), (long)iov.iov_len);
+	EXPECT_EQ(fa_smaps_order(iov.iov_base, NULL, NULL), 1);
 	close(pidfd);
 	munmap(iov.iov_base, iov.iov_len);
+}
+
+/* Another process's VMAs are its own: the advice is refused for them. */
+TEST(process_madvise_on_another_process_is_refused)
+{
+	struct iovec iov;
+	int pidfd, status;
+	pid_t child;
+
+	if (!fa_feature_present())
+		SKIP(return, "kernel without MADV_FAULTAROUND");
+	iov.iov_len = 2 * fa_page_size;
+	iov.iov_base = map_pages(2);
+	ASSERT_NE(iov.iov_base, MAP_FAILED);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		/* The same mapping at the same address; gone with the test. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	pidfd = syscall(__NR_pidfd_open, child, 0);
+	if (pidfd >= 0) {
+		EXPECT_EQ(syscall(__NR_process_madvise, pidfd, &iov, 1,
+				  MADV_FAULTAROUND_ORDER(1), 0), -1);
+		EXPECT_EQ(errno, EINVAL);
+		close(pidfd);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	munmap(iov.iov_base, iov.iov_len);
+	if (pidfd < 0)
+		SKIP(return, "pidfd_open: %s", strerror(errno));
 }
 
 TEST_HARNESS_MAIN

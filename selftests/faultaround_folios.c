@@ -105,7 +105,7 @@ FIXTURE_SETUP(folios)
 		SKIP(return, "page-table size of this MMU unknown");
 	if (!strcmp(variant->fs, "ext4")) {
 		dir = fa_fs_dir("ext4");
-		if (!dir)
+		if (!dir || !fa_dir_is(dir, "ext4"))
 			SKIP(return, "no ext4 directory (FA_EXT4DIR)");
 	} else {
 		if (!fa_may_change_system())

@@ -52,7 +52,7 @@ TEST(large_window_does_not_hide_random_misses)
 
 	if (!fa_feature_present())
 		SKIP(return, "kernel without fault-around hints");
-	if (!dir)
+	if (!dir || !fa_dir_is(dir, "ext4"))
 		SKIP(return, "no ext4 directory (FA_EXT4DIR)");
 	table = fa_pte_table_pages();
 	max_order = fa_expected_max_order();

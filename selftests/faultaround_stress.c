@@ -215,6 +215,7 @@ TEST(hints_under_concurrent_faults_splits_truncation_fork_and_io_uring)
 	pthread_t readers[READERS], mut, ring;
 	struct sigaction sa = { .sa_handler = on_sigbus };
 	struct stress st = { 0 };
+	struct io_uring probe;
 	struct timespec ts;
 	void *uring_ret;
 	int i;
@@ -238,6 +239,9 @@ TEST(hints_under_concurrent_faults_splits_truncation_fork_and_io_uring)
 			  MADV_FAULTAROUND_ORDER(st.max_order)), 0);
 	sigaction(SIGBUS, &sa, NULL);
 
+	if (io_uring_queue_init(1, &probe, 0))
+		SKIP(return, "io_uring unavailable (kernel.io_uring_disabled?)");
+	io_uring_queue_exit(&probe);
 	for (i = 0; i < READERS; i++)
 		ASSERT_EQ(pthread_create(&readers[i], NULL, reader, &st), 0);
 	ASSERT_EQ(pthread_create(&mut, NULL, mutator, &st), 0);
