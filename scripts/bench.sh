@@ -135,12 +135,20 @@ extract() {
 # are larger) and the change in guest instructions per fault (under
 # -icount a nanosecond is an instruction).
 cost_boots() {
-	local name=$1
+	local name=$1 arch=x86_64 cfg o line=
 	shift
+	# What changes the fault path's instruction count, as built.
+	case $name in pseries-*) arch=ppc64le ;; esac
+	cfg=$BUILD/kernel/$arch/.config
+	for o in JUMP_LABEL TRANSPARENT_HUGEPAGE PREEMPT_DYNAMIC MEMCG FAULT_AROUND_HINTS; do
+		if grep -q "^CONFIG_$o=y" "$cfg" 2>/dev/null; then line+=" CONFIG_$o=y"; else line+=" CONFIG_$o=n"; fi
+	done
+	# Only where the tables come from the kernels in build/ now.
+	[ "${COST_LIVE:-0}" = 1 ] && echo "$name: kernels built with$line"
 	awk -F, -v name="$name" -v what="${COST_WHAT:-patched}" '
 	BEGIN { kernel = "stock" }
-	FNR == 1 && FILENAME ~ /-cost-patched-/ { kernel = "patched" }
-	FNR == 1 && FILENAME ~ /-cost-stock-/ { kernel = "stock" }
+	FNR == 1 && FILENAME ~ /-patched[a-z-]*-b[0-9]+(-raw)?\.csv$/ { kernel = "patched" }
+	FNR == 1 && FILENAME ~ /-stock-b[0-9]+(-raw)?\.csv$/ { kernel = "stock" }
 	$1 != "cost" || $5 != "ok" { next }
 	{
 		k = kernel SUBSEP $2
@@ -382,7 +390,7 @@ for name in $guests; do
 		if [ $ok = 1 ]; then
 			what=patched
 			[ "$pv" = nohints ] && what="patched without CONFIG_FAULT_AROUND_HINTS"
-			COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
+			COST_LIVE=1 COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
 				tee "$outdir/$name-$cost_name.txt"
 			done_files+=("$outdir/$name-$cost_name.txt" "$outdir/$name-$cost_name"-*-b*-raw.csv)
 		else
