@@ -96,6 +96,11 @@ checkpatch() {
 		stage_failed=1
 	grep -E '^not ok|^# ' "$results/selftests-patch.tap" || true
 	"$top/scripts/tap-count.sh" "$results/selftests-patch.tap" >"$results/selftests-patch.counts"
+	# Every file the series names in MAINTAINERS or Documentation exists.
+	"$top/scripts/series-names-check.sh" "$BUILD/linux" "$top"/kernel/patches/[0-9]*.patch \
+		>"$results/series-names.tap" || stage_failed=1
+	grep -E '^not ok|^# ' "$results/series-names.tap" || true
+	"$top/scripts/tap-count.sh" "$results/series-names.tap" >"$results/series-names.counts"
 }
 
 guest() {
