@@ -23,7 +23,7 @@ cases=(
 	"mm/kfence/report.c 3 BUG: KFENCE:"
 	"kernel/locking/lockdep.c 12 (WARNING|BUG): "
 	"kernel/sched/core.c 1 BUG: sleeping function"
-	"kernel/panic.c 2 (WARNING: CPU|Kernel panic)"
+	"kernel/panic.c 3 (WARNING: |Kernel panic)"
 	"lib/bug.c 1 kernel BUG at"
 	"arch/x86/kernel/dumpstack.c 1 Oops: "
 	"arch/powerpc/kernel/traps.c 1 Oops: "
@@ -55,7 +55,7 @@ done
 # The one line let through, and no more than it.
 n=$((n + 1))
 if grep -qE "$kernel_benign_re" <<<"WARNING: nvram corruption detected: 0-length partition" &&
-   ! grep -qE "$kernel_benign_re" <<<"WARNING: CPU: 0 PID: 1 at mm/memory.c:1 do_fault_around"; then
+   ! grep -qE "$kernel_benign_re" <<<"WARNING: mm/memory.c:1 at do_fault_around+0x0/0x10, CPU#0: init/1"; then
 	echo "ok $n only the blank-NVRAM warning is benign"
 else
 	echo "not ok $n the benign pattern lets through more than the blank-NVRAM warning"
