@@ -145,7 +145,8 @@ cost_boots() {
 	done
 	# Only where the tables come from the kernels in build/ now.
 	[ "${COST_LIVE:-0}" = 1 ] && echo "$name: kernels built with$line"
-	awk -F, -v name="$name" -v what="${COST_WHAT:-patched}" '
+	awk -F, -v name="$name" -v what="${COST_WHAT:-patched}" \
+		-v set="${COST_SET:-with no hint set}" '
 	BEGIN { kernel = "stock" }
 	FNR == 1 && FILENAME ~ /-patched[a-z-]*-b[0-9]+(-raw)?\.csv$/ { kernel = "patched" }
 	FNR == 1 && FILENAME ~ /-stock-b[0-9]+(-raw)?\.csv$/ { kernel = "stock" }
@@ -164,7 +165,7 @@ cost_boots() {
 		return v > 0 ? 100 * sqrt(v) / m : 0
 	}
 	END {
-		printf "%s: cost of the series with no hint set (%s vs stock kernel), boots per kernel as counted\n", name, what
+		printf "%s: cost of the series %s (%s vs stock kernel), boots per kernel as counted\n", name, set, what
 		printf "%-10s %5s %14s %8s %8s %14s %8s %8s %8s %7s %9s %9s %9s\n", "workload", "boots",
 		       "stock s", "between", "in-boot", "patched s", "between", "in-boot", "%chg", "+-",
 		       "resolves", "faults", "instr/flt"
@@ -390,7 +391,10 @@ for name in $guests; do
 		if [ $ok = 1 ]; then
 			what=patched
 			[ "$pv" = nohints ] && what="patched without CONFIG_FAULT_AROUND_HINTS"
-			COST_LIVE=1 COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
+			set="with no hint set"
+			[ "$cost_mode" = cost-elsewhere ] &&
+				set="with no hint in the measured process while another holds a process default"
+			COST_LIVE=1 COST_SET=$set COST_WHAT=$what cost_boots "$name" "${stock_csvs[@]}" "${patched_csvs[@]}" |
 				tee "$outdir/$name-$cost_name.txt"
 			done_files+=("$outdir/$name-$cost_name.txt" "$outdir/$name-$cost_name"-*-b*-raw.csv)
 		else
