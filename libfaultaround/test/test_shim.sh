@@ -203,7 +203,9 @@ if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
 	mkdir -p "$tmp/forker"
 	env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='fa_fork_*=64K;*.so*=order:1' \
 		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite "$O/test/shim_forker" "$tmp/forker" 10 \
+		--errors-for-leak-kinds=definite \
+		--suppressions="$(dirname "$0")/fork-dlopen.supp" \
+		"$O/test/shim_forker" "$tmp/forker" 10 \
 		> "$tmp/vg.out" 2> "$tmp/vg.err"
 	rc=$?
 	tap_check "valgrind ($HMODE): forked children of a threaded program are clean" [ $rc -eq 0 ]
