@@ -78,6 +78,9 @@ void *fa_map_aligned(int fd, unsigned long pages, unsigned long pgoff,
 /* Page-table present bit of each page in [addr, addr + pages pages). */
 int fa_present(const void *addr, unsigned long pages, bool *present);
 
+/* The same for the one page at @addr; a pagemap error fails the test. */
+bool fa_page_present(const void *addr);
+
 /*
  * Count the present pages; check that exactly [first, first + count) of
  * the @pages pages at @addr are present.  Returns the number present, or

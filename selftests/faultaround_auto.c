@@ -76,7 +76,7 @@ static long scan(uint8_t *map, unsigned long pages, unsigned long table,
 
 	*first_full = 0;
 	for (idx = from; idx < pages; idx++) {
-		if (fa_count_present(map + idx * fa_page_size, 1) == 1)
+		if (fa_page_present(map + idx * fa_page_size))
 			continue;
 		n = fault_maps(map, pages, idx);
 		if (n < 0)
@@ -248,7 +248,7 @@ TEST_F(advice, auto_backward_scan)
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
 	for (idx = self->m.pages; idx-- > 0;) {
-		if (fa_count_present(self->m.map + idx * fa_page_size, 1) == 1)
+		if (fa_page_present(self->m.map + idx * fa_page_size))
 			continue;
 		n = fault_maps(self->m.map, self->m.pages, idx);
 		ASSERT_GE(n, 0);

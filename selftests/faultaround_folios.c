@@ -17,11 +17,8 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "vm_util.h"
 #include "fa_util.h"
-
-#define KPF_COMPOUND_TAIL	0x10000ULL		/* kpageflags bit 16 */
-#define PM_PFN_MASK		0x007fffffffffffffULL	/* pagemap bits 0-54 */
-#define PM_PRESENT		0x8000000000000000ULL	/* pagemap bit 63 */
 
 FIXTURE(folios)
 {
@@ -47,28 +44,25 @@ FIXTURE_VARIANT_ADD(folios, tmpfs_huge_always) { .fs = "tmpfs huge=always" };
  */
 static long folio_heads(int fd, unsigned long pages, unsigned long *head)
 {
-	uint64_t *ents = calloc(pages, sizeof(*ents)), flags;
 	size_t len = pages * fa_page_size;
+	unsigned long i, pfn;
 	int pm = -1, kpf = -1;
 	long large = -1;
-	unsigned long i;
-	void *probe;
+	uint64_t flags;
+	char *probe;
 
 	probe = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (!ents || probe == MAP_FAILED || madvise(probe, len, MADV_POPULATE_READ))
+	if (probe == MAP_FAILED || madvise(probe, len, MADV_POPULATE_READ))
 		goto out;
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	kpf = open("/proc/kpageflags", O_RDONLY);
-	if (pm < 0 || kpf < 0 ||
-	    pread(pm, ents, pages * sizeof(*ents),
-		  (uintptr_t)probe / fa_page_size * sizeof(*ents)) !=
-	    (ssize_t)(pages * sizeof(*ents)))
+	if (pm < 0 || kpf < 0)
 		goto out;
 	large = 0;
 	for (i = 0; i < pages; i++) {
-		if (!(ents[i] & PM_PRESENT) || !(ents[i] & PM_PFN_MASK) ||
-		    pread(kpf, &flags, sizeof(flags),
-			  (ents[i] & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags)) {
+		/* -1: not present; 0: the PFN is hidden (not root). */
+		pfn = pagemap_get_pfn(pm, probe + i * fa_page_size);
+		if (pfn == -1UL || !pfn || pageflags_get(pfn, kpf, &flags)) {
 			large = -1;
 			goto out;
 		}
@@ -83,7 +77,6 @@ out:
 		close(kpf);
 	if (probe != MAP_FAILED)
 		munmap(probe, len);
-	free(ents);
 	return large;
 }
 

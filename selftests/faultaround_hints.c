@@ -21,6 +21,7 @@
 #include <linux/userfaultfd.h>
 
 #include "../kselftest_harness.h"
+#include "vm_util.h"
 #include "fa_util.h"
 
 FIXTURE(hint)
@@ -380,21 +381,25 @@ TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
 		ASSERT_EQ(fa_touch(self->m.map + i * fa_page_size), fa_pattern(i * fa_page_size));
 }
 
-/* A userfaultfd with @features, registering @pages at @map in @mode; -1 on error. */
-static int uffd_register(void *map, unsigned long pages, __u64 features, __u64 mode)
+/*
+ * A userfaultfd with @features, registering @pages at @map in write-protect
+ * (@wp) or minor (@minor) mode with vm_util.c's uffd_register(); -1 with
+ * errno on error.
+ */
+static int uffd_open_registered(void *map, unsigned long pages, __u64 features,
+				bool wp, bool minor)
 {
 	struct uffdio_api api = { .api = UFFD_API, .features = features };
-	struct uffdio_register reg = {
-		.range = { .start = (uintptr_t)map, .len = pages * fa_page_size },
-		.mode = mode,
-	};
 	int uffd, err;
 
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
 	if (uffd < 0)
 		return -1;
-	if (ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+	if (ioctl(uffd, UFFDIO_API, &api))
 		err = errno;
+	else
+		err = -uffd_register(uffd, map, pages * fa_page_size, false, wp, minor);
+	if (err) {
 		close(uffd);
 		errno = err;
 		return -1;
@@ -411,8 +416,8 @@ TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 	unsigned long idx = probe(self->m.table);
 	int uffd;
 
-	uffd = uffd_register(self->m.map, self->m.pages, UFFD_FEATURE_WP_HUGETLBFS_SHMEM,
-			     UFFDIO_REGISTER_MODE_WP);
+	uffd = uffd_open_registered(self->m.map, self->m.pages,
+				    UFFD_FEATURE_WP_HUGETLBFS_SHMEM, true, false);
 	if (uffd < 0)
 		SKIP(return, "uffd-wp on %s: %s", variant->fs, strerror(errno));
 	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
@@ -506,8 +511,8 @@ TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 	void *ret;
 	int uffd;
 
-	uffd = uffd_register(self->m.map, self->m.pages, UFFD_FEATURE_MINOR_SHMEM,
-			     UFFDIO_REGISTER_MODE_MINOR);
+	uffd = uffd_open_registered(self->m.map, self->m.pages,
+				    UFFD_FEATURE_MINOR_SHMEM, false, true);
 	if (uffd < 0)
 		SKIP(return, "uffd-minor on %s: %s", variant->fs, strerror(errno));
 	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
