@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <linux/magic.h>
@@ -25,51 +24,25 @@ __attribute__((constructor)) static void fa_util_init(void)
 	fa_page_size = (size_t)sysconf(_SC_PAGESIZE);
 }
 
-const char *fa_mmu_name(void)
-{
-	static const char *mmu;
-	char line[256];
-	FILE *f;
-
-	if (mmu)
-		return mmu;
-	mmu = "n/a";
-	f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return mmu;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "MMU", 3) && strchr(line, ':')) {
-			if (strstr(line, "Radix"))
-				mmu = "radix";
-			else if (strstr(line, "Hash"))
-				mmu = "hash";
-			break;
-		}
-	}
-	fclose(f);
-	return mmu;
-}
-
-unsigned long fa_pte_table_pages(void)
-{
-	const char *mmu = fa_mmu_name();
-	struct utsname u;
-
-	/* Book3S-64 with 64K pages: radix PTE_INDEX_SIZE 5, hash 8. */
-	if (!strcmp(mmu, "radix") || !strcmp(mmu, "hash")) {
-		if (fa_page_size != 65536)
-			return 0;
-		return strcmp(mmu, "radix") ? 256 : 32;
-	}
-	/* 4K pages of 8-byte PTEs; decided at run time, for any build. */
-	if (fa_page_size != 4096 || uname(&u))
-		return 0;
-	return !strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64") ? 512 : 0;
-}
-
 bool fa_feature_present(void)
 {
 	return access(FA_SYSFS_MAX_ORDER, R_OK) == 0;
+}
+
+int fa_max_order(void)
+{
+	unsigned long order;
+
+	if (!fa_feature_present() || read_sysfs(FA_SYSFS_MAX_ORDER, &order))
+		return -1;
+	return (int)order;
+}
+
+unsigned long fa_table_pages(void)
+{
+	int order = fa_max_order();
+
+	return order < 0 ? 0 : 1UL << order;
 }
 
 bool fa_may_change_system(void)
@@ -384,18 +357,6 @@ int fa_status_order(void)
 	return order;
 }
 
-int fa_expected_max_order(void)
-{
-	unsigned long t = fa_pte_table_pages();
-	int order = 0;
-
-	if (!t)
-		return -1;
-	while ((1UL << order) < t)
-		order++;
-	return order;
-}
-
 /*
  * Whether @pages pages at @map cross the span of one PMD table, which maps
  * at least 512 page tables of @table pages on the MMUs we test (x86_64 and
@@ -421,7 +382,8 @@ int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
 
 	m->fd = -1;
 	m->map = MAP_FAILED;
-	if (!fa_feature_present()) {
+	m->table = fa_table_pages();
+	if (!m->table) {
 		*why = "kernel without fault-around hints";
 		return 1;
 	}
@@ -431,11 +393,6 @@ int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
 	}
 	if (!fa_dir_is(dir, fs)) {
 		*why = "the directory is on another file system (FA_TESTDIR)";
-		return 1;
-	}
-	m->table = fa_pte_table_pages();
-	if (!m->table) {
-		*why = "page-table size of this MMU unknown";
 		return 1;
 	}
 	m->pages = tables * m->table;

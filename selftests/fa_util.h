@@ -22,11 +22,14 @@
 
 extern size_t fa_page_size;
 
-/* Pages mapped by one last-level page table of the running MMU, or 0. */
-unsigned long fa_pte_table_pages(void);
+/*
+ * The largest order, read from FA_SYSFS_MAX_ORDER: one page table, whose
+ * pages are 1 << the order.  -1 when the kernel lacks the feature.
+ */
+int fa_max_order(void);
 
-/* "radix", "hash" (ppc64) or "n/a". */
-const char *fa_mmu_name(void);
+/* Pages mapped by one last-level page table, 1 << fa_max_order(), or 0. */
+unsigned long fa_table_pages(void);
 
 /*
  * The directory a test variant's files go to: "ext4" is FA_EXT4DIR (NULL
@@ -161,8 +164,5 @@ void fa_table_map_close(struct fa_table_map *m);
  * backing device (tmpfs).
  */
 unsigned long fa_readahead_pages(int fd);
-
-/* The largest order: log2 of fa_pte_table_pages(). */
-int fa_expected_max_order(void);
 
 #endif /* FA_UTIL_H */

@@ -40,7 +40,7 @@ FIXTURE_SETUP(advice)
 	if (ret > 0)
 		SKIP(return, "%s (%s)", why, variant->fs);
 	ASSERT_EQ(ret, 0) TH_LOG("%s on %s: %s", why, variant->fs, strerror(errno));
-	self->max_order = fa_expected_max_order();
+	self->max_order = fa_max_order();
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
 }
 

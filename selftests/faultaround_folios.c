@@ -89,13 +89,11 @@ FIXTURE_SETUP(folios)
 	self->map = MAP_FAILED;
 	self->head = NULL;
 	self->tmpfs[0] = '\0';
-	if (!fa_feature_present())
+	self->table = fa_table_pages();
+	if (!self->table)
 		SKIP(return, "kernel without fault-around hints");
 	if (geteuid())
 		SKIP(return, "needs root for the PFNs in pagemap and kpageflags");
-	self->table = fa_pte_table_pages();
-	if (!self->table)
-		SKIP(return, "page-table size of this MMU unknown");
 	if (!strcmp(variant->fs, "ext4")) {
 		dir = fa_fs_dir("ext4");
 		if (!dir || !fa_dir_is(dir, "ext4"))

@@ -55,15 +55,14 @@ static int random_advice(int max_order)
 
 TEST(random_madvise_and_prctl)
 {
-	unsigned long i, n = calls(), max;
+	unsigned long i, n = calls();
 	const char *dir = getenv("FA_TESTDIR") ?: "/tmp";
 	size_t area = AREA_PAGES * fa_page_size;
 	uint8_t *base, *anon;
-	int fd, ret, err;
+	int fd, ret, err, max = fa_max_order();
 
-	if (!fa_feature_present())
+	if (max < 0)
 		SKIP(return, "kernel without MADV_FAULTAROUND");
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
 
 	/* [file shared | file private | anon | hole | PROT_NONE | file shared] */
 	fd = fa_make_file(dir, AREA_PAGES);
@@ -95,7 +94,7 @@ TEST(random_madvise_and_prctl)
 
 			ret = prctl(PR_SET_FAULTAROUND, a2, next() % 8 == 0, 0, 0);
 		} else {
-			ret = madvise(addr, len, random_advice((int)max));
+			ret = madvise(addr, len, random_advice(max));
 		}
 		err = errno;
 		if (ret) {

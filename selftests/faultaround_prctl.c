@@ -58,12 +58,9 @@ FIXTURE(prctl)
 
 FIXTURE_SETUP(prctl)
 {
-	unsigned long max;
-
-	if (!fa_feature_present())
+	self->max_order = fa_max_order();
+	if (self->max_order < 0)
 		SKIP(return, "kernel without PR_SET_FAULTAROUND");
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_MAX_ORDER, &max), 0);
-	self->max_order = (int)max;
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
 }
 
@@ -144,7 +141,7 @@ TEST_F(prctl, status_shows_the_default)
  */
 static bool default_maps_window(int order, unsigned long nr)
 {
-	unsigned long table = fa_pte_table_pages(), idx, first, count;
+	unsigned long table = fa_table_pages(), idx, first, count;
 	const char *dir = getenv("FA_TESTDIR") ?: "/tmp";
 	bool ok = false;
 	uint8_t *map;
@@ -168,11 +165,9 @@ static bool default_maps_window(int order, unsigned long nr)
 
 TEST_F(prctl, default_applies_to_unhinted_file_mappings)
 {
-	if (!fa_pte_table_pages())
-		SKIP(return, "page-table size of this MMU unknown");
 	EXPECT_TRUE(default_maps_window(2, 4));
 	/* A clamped default maps the whole table. */
-	EXPECT_TRUE(default_maps_window(253, fa_pte_table_pages()));
+	EXPECT_TRUE(default_maps_window(253, 1UL << self->max_order));
 }
 
 TEST_F(prctl, fork_inherits_the_default)

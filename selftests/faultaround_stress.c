@@ -220,12 +220,10 @@ TEST(hints_under_concurrent_faults_splits_truncation_fork_and_io_uring)
 	void *uring_ret;
 	int i;
 
-	if (!fa_feature_present())
+	st.max_order = fa_max_order();
+	if (st.max_order < 0)
 		SKIP(return, "kernel without MADV_FAULTAROUND");
-	st.table = fa_pte_table_pages();
-	if (!st.table)
-		SKIP(return, "page-table size of this MMU unknown");
-	st.max_order = fa_expected_max_order();
+	st.table = 1UL << st.max_order;
 	st.pages = 2 * st.table;
 	st.head = st.table;
 	st.fd = fa_make_file(dir, st.pages);
