@@ -215,30 +215,6 @@ long fa_minor_faults(void)
 	return ru.ru_minflt;
 }
 
-int fa_read_ulong(const char *path, unsigned long *val)
-{
-	char buf[64];
-	ssize_t n;
-	char *end;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	errno = 0;
-	*val = strtoul(buf, &end, 0);
-	if (errno || end == buf) {
-		errno = EINVAL;
-		return -1;
-	}
-	return 0;
-}
-
 int fa_write_ulong(const char *path, unsigned long val)
 {
 	char buf[32];
@@ -436,7 +412,7 @@ unsigned long fa_readahead_pages(int fd)
 		return 0;
 	snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb",
 		 major(st.st_dev), minor(st.st_dev));
-	if (fa_read_ulong(path, &kb))
+	if (access(path, R_OK) || read_sysfs(path, &kb))
 		return 0;
 	return kb * 1024 / fa_page_size;
 }

@@ -105,8 +105,11 @@ static inline uint8_t fa_touch(const void *addr)
 	return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
 }
 
-/* Read/write an unsigned number from/to a file; -1 with errno on error. */
-int fa_read_ulong(const char *path, unsigned long *val);
+/*
+ * Write an unsigned number to a file; -1 with errno on error, also when
+ * the kernel refuses the value.  (vm_util.c's write_sysfs() writes through
+ * stdio and does not check fclose(), where such an error shows.)
+ */
 int fa_write_ulong(const char *path, unsigned long val);
 
 /*

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "vm_util.h"
 #include "fa_util.h"
 
 FIXTURE(advice)
@@ -124,7 +125,7 @@ TEST_F(advice, sequential_maps_the_readahead_window)
 {
 	unsigned long ra = fa_readahead_pages(self->m.fd), bytes, want = 1;
 
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
+	ASSERT_EQ(read_sysfs(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
 	while (want * 2 <= ra)
 		want *= 2;
 	if (want < bytes / fa_page_size)
@@ -169,7 +170,7 @@ TEST_F(advice, auto_first_page_gets_the_system_default)
 {
 	unsigned long bytes, nr, first, count;
 
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
+	ASSERT_EQ(read_sysfs(FA_SYSFS_DEFAULT_BYTES, &bytes), 0);
 	nr = bytes / fa_page_size ?: 1;
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);

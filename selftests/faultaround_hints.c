@@ -69,7 +69,7 @@ static unsigned long system_pages(void)
 {
 	unsigned long bytes;
 
-	if (fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &bytes))
+	if (read_sysfs(FA_SYSFS_DEFAULT_BYTES, &bytes))
 		return 0;
 	return bytes / fa_page_size ?: 1;
 }
@@ -170,7 +170,7 @@ TEST_F(hint, system_default_changes_only_unhinted_vmas)
 
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
-	ASSERT_EQ(fa_read_ulong(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
+	ASSERT_EQ(read_sysfs(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
 	ASSERT_EQ(set_hint(self->m.map, half, 1), 0);
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, 8 * fa_page_size), 0);
 	EXPECT_TRUE(window_is(self->m.map, half, self->m.table, half / 2 + 1, 2));
