@@ -70,6 +70,16 @@ FIXTURE_TEARDOWN(stock)
 		close(self->fd);
 }
 
+/*
+ * Whether a test may write fault_around_bytes: as root without
+ * FA_KEEP_SYSTEM, and once it was read (@saved), so that the teardown puts
+ * it back.
+ */
+static bool may_set_bytes(bool saved)
+{
+	return saved && fa_may_change_system();
+}
+
 /* The page we fault on: inside the second table, off any window boundary. */
 static unsigned long probe_index(unsigned long table)
 {
@@ -129,8 +139,8 @@ TEST_F(stock, every_system_window)
 {
 	unsigned long nr;
 
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	for (nr = 1; nr <= self->table; nr *= 2) {
 		set_bytes(_metadata, nr * fa_page_size);
 		expect_window(_metadata, self->map, self->pages, self->table, nr);
@@ -139,16 +149,16 @@ TEST_F(stock, every_system_window)
 
 TEST_F(stock, rounds_down_to_power_of_two)
 {
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	set_bytes(_metadata, 5 * fa_page_size + 1);
 	expect_window(_metadata, self->map, self->pages, self->table, 4);
 }
 
 TEST_F(stock, rejects_more_than_a_table)
 {
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	EXPECT_EQ(fa_write_ulong(FA_DEBUGFS_BYTES, 2 * self->table * fa_page_size), -1);
 	EXPECT_EQ(errno, EINVAL);
 }
@@ -159,8 +169,8 @@ TEST_F(stock, clamped_to_vma)
 	unsigned long skew = 3, first, count, idx = skew + 1, pages;
 	uint8_t *map;
 
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	set_bytes(_metadata, self->table * fa_page_size);
 	/* A VMA that starts 3 pages into a table and ends 3 pages short of it. */
 	pages = self->table - 2 * skew;
@@ -178,8 +188,8 @@ TEST_F(stock, clamped_to_vma)
 /* The largest window is exactly the page table holding the fault. */
 TEST_F(stock, clamped_to_page_table)
 {
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	set_bytes(_metadata, self->table * fa_page_size);
 	expect_window(_metadata, self->map, self->pages, self->table, self->table);
 	EXPECT_EQ(fa_count_present(self->map, self->pages), (long)self->table);
@@ -193,8 +203,8 @@ TEST_F(stock, minor_faults_per_window)
 	uint8_t *p = self->map;
 	unsigned int sum = 0;
 
-	if (!fa_may_change_system())
-		SKIP(return, "changes the system default: guest only");
+	if (!may_set_bytes(self->saved))
+		SKIP(return, "changes the system default: guest only, with debugfs");
 	for (nr = 1; nr <= self->table; nr *= 2) {
 		set_bytes(_metadata, nr * fa_page_size);
 		ASSERT_EQ(fa_zap(self->map, self->pages), 0);
