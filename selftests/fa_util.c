@@ -201,6 +201,27 @@ bool fa_present_exactly(const void *addr, unsigned long pages,
 	return ok;
 }
 
+int fa_set_hint(void *addr, unsigned long pages, int order)
+{
+	return madvise(addr, pages * fa_page_size,
+		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
+}
+
+bool fa_window_at(uint8_t *map, unsigned long pages, unsigned long pgoff,
+		  unsigned long table, unsigned long idx, unsigned long nr)
+{
+	unsigned long t0 = idx / table * table, first, count;
+
+	if (fa_zap(map, pages) || fa_count_present(map, pages) != 0)
+		return false;
+	if (fa_touch(map + idx * fa_page_size) !=
+	    fa_pattern((pgoff + idx) * fa_page_size))
+		return false;
+	fa_expected_window(idx, nr, t0, t0 + table < pages ? t0 + table : pages,
+			   &first, &count);
+	return fa_present_exactly(map, pages, first, count);
+}
+
 int fa_zap(void *addr, unsigned long pages)
 {
 	return madvise(addr, pages * fa_page_size, MADV_DONTNEED);

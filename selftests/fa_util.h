@@ -93,6 +93,21 @@ long fa_count_present(const void *addr, unsigned long pages);
 bool fa_present_exactly(const void *addr, unsigned long pages,
 			unsigned long first, unsigned long count);
 
+/*
+ * madvise(MADV_FAULTAROUND_ORDER(@order)) on @pages pages at @addr;
+ * MADV_FAULTAROUND (back to unset) for a negative @order.
+ */
+int fa_set_hint(void *addr, unsigned long pages, int order);
+
+/*
+ * Zap the @pages-page mapping @map (aligned to a page table of @table
+ * pages, mapping the file from page @pgoff), read its page @idx and check
+ * that exactly the window of @nr pages around it is present, within the
+ * page table and the mapping.
+ */
+bool fa_window_at(uint8_t *map, unsigned long pages, unsigned long pgoff,
+		  unsigned long table, unsigned long idx, unsigned long nr);
+
 /* Drop the page-table entries of a file mapping, keeping the page cache. */
 int fa_zap(void *addr, unsigned long pages);
 
@@ -160,6 +175,22 @@ struct fa_table_map {
 int fa_table_map_open(struct fa_table_map *m, const char *fs, int map_flags,
 		      unsigned long tables, const char **why);
 void fa_table_map_close(struct fa_table_map *m);
+
+/* fa_window_at() on all of @m. */
+static inline bool fa_window_is(const struct fa_table_map *m, unsigned long idx,
+				unsigned long nr)
+{
+	return fa_window_at(m->map, m->pages, 0, m->table, idx, nr);
+}
+
+/*
+ * The page the window tests fault on: in @m's second page table, off any
+ * window's edge.
+ */
+static inline unsigned long fa_probe(const struct fa_table_map *m)
+{
+	return m->table + m->table / 2 + 1;
+}
 
 /*
  * The readahead window of @fd's device in pages (its bdi's read_ahead_kb),

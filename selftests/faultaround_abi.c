@@ -28,12 +28,6 @@
 #define __NR_process_madvise 440
 #endif
 
-static int set_hint(void *addr, unsigned long pages, int order)
-{
-	return madvise(addr, pages * fa_page_size,
-		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
-}
-
 /* @pages read-only anonymous pages, or MAP_FAILED. */
 static uint8_t *map_pages(unsigned long pages)
 {
@@ -84,7 +78,7 @@ TEST(anonymous_accepts_and_ignores)
 	p = mmap(NULL, 8 * fa_page_size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(p, MAP_FAILED);
-	EXPECT_EQ(set_hint(p, 8, 2), 0);
+	EXPECT_EQ(fa_set_hint(p, 8, 2), 0);
 	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 2);
 	p[0] = 1;
 	EXPECT_EQ(fa_count_present(p, 8), 1);
@@ -101,7 +95,7 @@ TEST(hole_is_enomem_after_the_mapped_parts_changed)
 	p = map_pages(3);
 	ASSERT_NE(p, MAP_FAILED);
 	ASSERT_EQ(munmap(p + fa_page_size, fa_page_size), 0);
-	EXPECT_EQ(set_hint(p, 3, 1), -1);
+	EXPECT_EQ(fa_set_hint(p, 3, 1), -1);
 	EXPECT_EQ(errno, ENOMEM);
 	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), 1);
 	EXPECT_EQ(fa_smaps_order(p + 2 * fa_page_size, NULL, NULL), 1);
@@ -117,7 +111,7 @@ TEST(einval_changes_no_vma)
 		SKIP(return, "kernel without MADV_FAULTAROUND");
 	p = map_pages(3);
 	ASSERT_NE(p, MAP_FAILED);
-	ASSERT_EQ(set_hint(p + fa_page_size, 1, 4), 0);
+	ASSERT_EQ(fa_set_hint(p + fa_page_size, 1, 4), 0);
 	EXPECT_EQ(madvise(p, 3 * fa_page_size, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(fa_smaps_order(p, NULL, NULL), -1);
@@ -143,13 +137,13 @@ TEST(sealed_vma_accepts_the_hint)
 	/* A kernel without mseal(2) has nothing to test here. */
 	if (syscall(__NR_mseal, p, 4 * fa_page_size, 0))
 		SKIP(return, "mseal(2): %s", strerror(errno));
-	EXPECT_EQ(set_hint(p, 4, 3), 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(fa_set_hint(p, 4, 3), 0) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(fa_smaps_order(p, &s, &e), 3);
 	EXPECT_EQ(e - s, 4 * fa_page_size);
-	EXPECT_EQ(set_hint(p + fa_page_size, 1, 1), 0);
+	EXPECT_EQ(fa_set_hint(p + fa_page_size, 1, 1), 0);
 	EXPECT_EQ(fa_smaps_order(p + fa_page_size, &s, &e), 1);
 	EXPECT_EQ(e - s, fa_page_size);
-	EXPECT_EQ(set_hint(p, 4, -1), 0);
+	EXPECT_EQ(fa_set_hint(p, 4, -1), 0);
 	EXPECT_EQ(fa_smaps_order(p, &s, &e), -1);
 	EXPECT_EQ(e - s, 4 * fa_page_size);
 	/* Still sealed: munmap is refused. */

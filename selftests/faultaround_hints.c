@@ -59,12 +59,6 @@ FIXTURE_TEARDOWN(hint)
 	fa_table_map_close(&self->m);
 }
 
-static int set_hint(void *addr, unsigned long pages, int order)
-{
-	return madvise(addr, pages * fa_page_size,
-		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
-}
-
 static unsigned long system_pages(void)
 {
 	unsigned long bytes;
@@ -74,46 +68,14 @@ static unsigned long system_pages(void)
 	return bytes / fa_page_size ?: 1;
 }
 
-/*
- * Zap, read page @idx of the @pages-page mapping @map (aligned to a table,
- * mapping the file from page @pgoff), and check that exactly the window of
- * @nr pages around it is present.
- */
-static bool window_at(uint8_t *map, unsigned long pages, unsigned long pgoff,
-		      unsigned long table, unsigned long idx, unsigned long nr)
-{
-	unsigned long t0 = idx / table * table, first, count;
-
-	if (fa_zap(map, pages) || fa_count_present(map, pages) != 0)
-		return false;
-	if (fa_touch(map + idx * fa_page_size) !=
-	    fa_pattern((pgoff + idx) * fa_page_size))
-		return false;
-	fa_expected_window(idx, nr, t0, t0 + table < pages ? t0 + table : pages,
-			   &first, &count);
-	return fa_present_exactly(map, pages, first, count);
-}
-
-static bool window_is(uint8_t *map, unsigned long pages, unsigned long table,
-		      unsigned long idx, unsigned long nr)
-{
-	return window_at(map, pages, 0, table, idx, nr);
-}
-
-static unsigned long probe(unsigned long table)
-{
-	return table + table / 2 + 1;
-}
-
 TEST_F(hint, every_order_maps_its_window)
 {
 	int order;
 
 	for (order = 0; order <= self->max_order; order++) {
-		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, order), 0);
 		EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), order);
-		EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
-				      probe(self->m.table), 1UL << order))
+		EXPECT_TRUE(fa_window_is(&self->m, fa_probe(&self->m), 1UL << order))
 			TH_LOG("order %d", order);
 	}
 }
@@ -127,7 +89,7 @@ TEST_F(hint, minor_faults_are_one_per_window)
 
 	for (order = 0; order <= self->max_order; order++) {
 		nr = 1UL << order;
-		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, order), 0);
 		ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 		before = fa_minor_faults();
 		for (i = 0; i < self->m.pages; i++)
@@ -141,25 +103,23 @@ TEST_F(hint, minor_faults_are_one_per_window)
 
 TEST_F(hint, unset_follows_the_system_default)
 {
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, -1), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, -1), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
-			      probe(self->m.table), system_pages()));
+	EXPECT_TRUE(fa_window_is(&self->m, fa_probe(&self->m), system_pages()));
 }
 
 TEST_F(hint, vma_beats_process_beats_system)
 {
-	unsigned long idx = probe(self->m.table);
+	unsigned long idx = fa_probe(&self->m);
 
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 4), 0);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 16));
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, -1), 0);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 4));
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 4), 0);
+	EXPECT_TRUE(fa_window_is(&self->m, idx, 16));
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, -1), 0);
+	EXPECT_TRUE(fa_window_is(&self->m, idx, 4));
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx,
-			      system_pages()));
+	EXPECT_TRUE(fa_window_is(&self->m, idx, system_pages()));
 }
 
 /* The system default moves only what neither a hint nor a default pins. */
@@ -171,10 +131,10 @@ TEST_F(hint, system_default_changes_only_unhinted_vmas)
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
 	ASSERT_EQ(read_sysfs(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
-	ASSERT_EQ(set_hint(self->m.map, half, 1), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, half, 1), 0);
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, 8 * fa_page_size), 0);
-	EXPECT_TRUE(window_is(self->m.map, half, self->m.table, half / 2 + 1, 2));
-	EXPECT_TRUE(window_at(second, half, half, self->m.table, half / 2 + 1, 8));
+	EXPECT_TRUE(fa_window_at(self->m.map, half, 0, self->m.table, half / 2 + 1, 2));
+	EXPECT_TRUE(fa_window_at(second, half, half, self->m.table, half / 2 + 1, 8));
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved), 0);
 }
 
@@ -191,13 +151,12 @@ TEST_F(hint, order_above_max_is_clamped)
 	for (i = 0; i < ARRAY_SIZE(orders); i++) {
 		if (orders[i] <= self->max_order)
 			continue;
-		ASSERT_EQ(set_hint(self->m.map, self->m.pages, 0), 0);
-		ASSERT_EQ(set_hint(self->m.map, self->m.pages, orders[i]), 0)
+		ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 0), 0);
+		ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, orders[i]), 0)
 			TH_LOG("order %d: %s", orders[i], strerror(errno));
 		EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), self->max_order)
 			TH_LOG("order %d", orders[i]);
-		EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table,
-				      probe(self->m.table), self->m.table))
+		EXPECT_TRUE(fa_window_is(&self->m, fa_probe(&self->m), self->m.table))
 			TH_LOG("order %d", orders[i]);
 	}
 }
@@ -207,7 +166,7 @@ TEST_F(hint, garbage_bits_and_reserved_field_are_einval)
 {
 	size_t len = self->m.pages * fa_page_size;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 2), 0);
 	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | INT_MIN), -1);
@@ -234,21 +193,21 @@ TEST_F(hint, split_by_mprotect_keeps_the_hint)
 	uint8_t *mid = self->m.map + (self->m.table / 2) * fa_page_size;
 	unsigned long s, e;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 3), 0);
 	ASSERT_EQ(mprotect(mid, self->m.table * fa_page_size, PROT_READ | PROT_WRITE), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 3);
 	EXPECT_EQ(e, (unsigned long)mid);
 	EXPECT_EQ(fa_smaps_order(mid, &s, &e), 3);
 	EXPECT_EQ(s, (unsigned long)mid);
 	EXPECT_EQ(fa_smaps_order(self->m.map + (self->m.pages - 1) * fa_page_size, NULL, NULL), 3);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, probe(self->m.table), 8));
+	EXPECT_TRUE(fa_window_is(&self->m, fa_probe(&self->m), 8));
 }
 
 TEST_F(hint, partial_madvise_splits)
 {
 	uint8_t *mid = self->m.map + self->m.table * fa_page_size;
 
-	ASSERT_EQ(set_hint(mid, 4, 2), 0);
+	ASSERT_EQ(fa_set_hint(mid, 4, 2), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
 	EXPECT_EQ(fa_smaps_order(mid, NULL, NULL), 2);
 	EXPECT_EQ(fa_smaps_order(mid + 4 * fa_page_size, NULL, NULL), -1);
@@ -260,11 +219,11 @@ TEST_F(hint, different_hints_do_not_merge)
 	uint8_t *mid = self->m.map + self->m.table * fa_page_size;
 	unsigned long s, e;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.table, 1), 0);
-	ASSERT_EQ(set_hint(mid, self->m.table, 2), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.table, 1), 0);
+	ASSERT_EQ(fa_set_hint(mid, self->m.table, 2), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 1);
 	EXPECT_EQ(e, (unsigned long)mid);
-	ASSERT_EQ(set_hint(mid, self->m.table, 1), 0);
+	ASSERT_EQ(fa_set_hint(mid, self->m.table, 1), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, &s, &e), 1);
 	EXPECT_EQ(s, (unsigned long)self->m.map);
 	EXPECT_EQ(e, (unsigned long)(self->m.map + self->m.pages * fa_page_size));
@@ -275,14 +234,14 @@ TEST_F(hint, mremap_move_keeps_the_hint)
 	size_t len = self->m.pages * fa_page_size;
 	uint8_t *dst, *moved;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 2), 0);
 	dst = fa_map_aligned(self->m.fd, self->m.pages, 0, variant->map_flags, self->m.table, 0);
 	ASSERT_NE(dst, MAP_FAILED);
 	moved = mremap(self->m.map, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	ASSERT_EQ(moved, dst);
 	self->m.map = moved;
 	EXPECT_EQ(fa_smaps_order(moved, NULL, NULL), 2);
-	EXPECT_TRUE(window_is(moved, self->m.pages, self->m.table, probe(self->m.table), 4));
+	EXPECT_TRUE(fa_window_is(&self->m, fa_probe(&self->m), 4));
 }
 
 TEST_F(hint, mremap_grow_keeps_the_hint)
@@ -291,7 +250,7 @@ TEST_F(hint, mremap_grow_keeps_the_hint)
 	uint8_t *grown;
 
 	ASSERT_EQ(munmap(self->m.map + half, half), 0);
-	ASSERT_EQ(set_hint(self->m.map, self->m.table, 3), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.table, 3), 0);
 	grown = mremap(self->m.map, half, 2 * half, MREMAP_MAYMOVE);
 	ASSERT_NE(grown, MAP_FAILED);
 	self->m.map = grown;
@@ -302,7 +261,7 @@ TEST_F(hint, munmap_of_the_middle_keeps_both_ends)
 {
 	uint8_t *mid = self->m.map + (self->m.table / 2) * fa_page_size;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 4), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 4), 0);
 	ASSERT_EQ(munmap(mid, self->m.table * fa_page_size), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), 4);
 	EXPECT_EQ(fa_smaps_order(mid + self->m.table * fa_page_size, NULL, NULL), 4);
@@ -314,13 +273,12 @@ TEST_F(hint, fork_copies_the_hint)
 	int status;
 	pid_t pid;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 2), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 2), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid)
 		_exit(fa_smaps_order(self->m.map, NULL, NULL) == 2 &&
-		      window_is(self->m.map, self->m.pages, self->m.table,
-				probe(self->m.table), 4) ? 0 : 1);
+		      fa_window_is(&self->m, fa_probe(&self->m), 4) ? 0 : 1);
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
@@ -354,7 +312,7 @@ TEST_F(hint, nothing_past_eof_and_sigbus_at_every_order)
 
 	ASSERT_EQ(ftruncate(self->m.fd, eof * fa_page_size), 0);
 	for (order = 0; order <= self->max_order; order++) {
-		ASSERT_EQ(set_hint(self->m.map, self->m.pages, order), 0);
+		ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, order), 0);
 		ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 		EXPECT_EQ(fa_touch(self->m.map + (eof - 1) * fa_page_size),
 			  fa_pattern((eof - 1) * fa_page_size));
@@ -371,7 +329,7 @@ TEST_F(hint, truncate_and_regrow_behave_as_without_a_hint)
 {
 	unsigned long i;
 
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, self->max_order), 0);
 	ASSERT_EQ(ftruncate(self->m.fd, self->m.table * fa_page_size), 0);
 	EXPECT_TRUE(touch_raises_sigbus(self->m.map + self->m.table * fa_page_size));
 	ASSERT_EQ(ftruncate(self->m.fd, self->m.pages * fa_page_size), 0);
@@ -413,18 +371,18 @@ static int uffd_open_registered(void *map, unsigned long pages, __u64 features,
  */
 TEST_F(hint, uffd_wp_range_gets_no_fault_around)
 {
-	unsigned long idx = probe(self->m.table);
+	unsigned long idx = fa_probe(&self->m);
 	int uffd;
 
 	uffd = uffd_open_registered(self->m.map, self->m.pages,
 				    UFFD_FEATURE_WP_HUGETLBFS_SHMEM, true, false);
 	if (uffd < 0)
 		SKIP(return, "uffd-wp on %s: %s", variant->fs, strerror(errno));
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, 1));
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	EXPECT_TRUE(fa_window_is(&self->m, idx, 1));
 	close(uffd);
 	/* Unregistered again, the same hint maps the whole table. */
-	EXPECT_TRUE(window_is(self->m.map, self->m.pages, self->m.table, idx, self->m.table));
+	EXPECT_TRUE(fa_window_is(&self->m, idx, self->m.table));
 }
 
 #define TRACE_DIR "/sys/kernel/tracing"
@@ -447,7 +405,7 @@ static int write_str(const char *path, const char *s, int flags)
 /* The tracepoint reports the window handed to ->map_pages and the source. */
 TEST_F(hint, tracepoint_reports_window_order_and_source)
 {
-	unsigned long idx = probe(self->m.table), addr, start, end;
+	unsigned long idx = fa_probe(&self->m), addr, start, end;
 	unsigned long want = (uintptr_t)self->m.map + idx / 8 * 8 * fa_page_size;
 	char line[512], source[16];
 	unsigned int order;
@@ -458,7 +416,7 @@ TEST_F(hint, tracepoint_reports_window_order_and_source)
 		SKIP(return, "uses the global trace buffer: guest only");
 	if (access(TRACE_EVENT_ENABLE, W_OK))
 		SKIP(return, "no tracefs or no fault_around event");
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, 3), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 3), 0);
 	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 	ASSERT_EQ(write_str(TRACE_DIR "/trace", "", O_TRUNC), 0);
 	ASSERT_EQ(write_str(TRACE_EVENT_ENABLE, "1", 0), 0);
@@ -506,7 +464,7 @@ static void *continue_one_fault(void *arg)
 /* The same for minor mode: the resolved fault maps its own page only. */
 TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 {
-	unsigned long idx = probe(self->m.table);
+	unsigned long idx = fa_probe(&self->m);
 	pthread_t handler;
 	void *ret;
 	int uffd;
@@ -515,7 +473,7 @@ TEST_F(hint, uffd_minor_range_gets_no_fault_around)
 				    UFFD_FEATURE_MINOR_SHMEM, false, true);
 	if (uffd < 0)
 		SKIP(return, "uffd-minor on %s: %s", variant->fs, strerror(errno));
-	ASSERT_EQ(set_hint(self->m.map, self->m.pages, self->max_order), 0);
+	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, self->max_order), 0);
 	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
 	ASSERT_EQ(pthread_create(&handler, NULL, continue_one_fault, &uffd), 0);
 	EXPECT_EQ(fa_touch(self->m.map + idx * fa_page_size), fa_pattern(idx * fa_page_size));
