@@ -26,20 +26,6 @@
 
 #include <faultaround.h>
 
-/*
- * The adaptive order ("auto", issue 11): a value of the prctl and of the
- * madvise order field that asks the kernel to size each mapping's window
- * itself.  The kernel patch adding it is in progress; until the uapi header
- * defines these, use the values that patch proposes.  A kernel that does not
- * know them refuses them with EINVAL, and the auto cells are skipped.
- */
-#ifndef PR_FAULTAROUND_AUTO
-#define PR_FAULTAROUND_AUTO	254
-#endif
-#ifndef MADV_FAULTAROUND_AUTO
-#define MADV_FAULTAROUND_AUTO	\
-	(MADV_FAULTAROUND | (MADV_FAULTAROUND_MASK << MADV_FAULTAROUND_SHIFT))
-#endif
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22	/* Linux 5.14 */
 #endif

@@ -263,7 +263,8 @@ static int best_global(const struct point *pt, int wl, struct column *cols, cons
 	return b;
 }
 
-/* auto: one line per workload in a fixed form (issue 11), and madv-auto. */
+/* auto: one line per workload in the fixed form of docs/benchmarks.md (the
+ * programs' report prints the same), then madv-auto's. */
 static void print_auto(const struct point *pt, int wl)
 {
 	static const enum col_kind kinds[] = { COL_AUTO_PROCESS, COL_AUTO_MAPPING };
