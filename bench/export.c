@@ -116,7 +116,7 @@ static void csv_cell(void *arg, const struct params *p, int mode, int wl,
 	FILE *f = arg;
 	double chg = c == base ? NAN : pct_change(c, base);
 
-	fprintf(f, "%s,%s,%s,", mode_names[mode], wl_names[wl], col->label);
+	fprintf(f, "%s,%s,%s,", mode_name(mode), wl_name(wl), col->label);
 	csv_order(f, col);
 	fprintf(f, ",%s,%d,%lu,", status_name(c->status), c->runs, p->pages);
 	if (c->status == ST_RAN)
@@ -157,7 +157,7 @@ static void json_cell(void *arg, const struct params *p, int mode, int wl,
 	double chg = c == base ? NAN : pct_change(c, base);
 
 	fprintf(f, "%s\n    {\"mode\": \"%s\", \"workload\": \"%s\", \"column\": ",
-		js->first ? "" : ",", mode_names[mode], wl_names[wl]);
+		js->first ? "" : ",", mode_name(mode), wl_name(wl));
 	json_string(f, col->label);
 	fprintf(f, ", \"order\": ");
 	if (col->kind == COL_ORDER || col->kind == COL_BASELINE || col->kind == COL_SPLIT)

@@ -41,13 +41,11 @@
 enum { WL_SEQ, WL_RAND, WL_TOUCH, WL_EXEC, WL_SMALL, WL_MIXED,
        WL_MT_SLICES, WL_MT_INTERLEAVED, WL_MT_SEPARATE, NR_WL };
 #define WL_FIRST_MT	WL_MT_SLICES
-extern const char *const wl_names[NR_WL];
 
 /* Tables are printed in this order: auto last, it is compared with the
  * global and hint blocks of the same sweep point. */
 enum { MODE_GLOBAL, MODE_HINT, MODE_POPULATE, MODE_ADVICE, MODE_AUTO,
        MODE_COST, NR_MODES };
-extern const char *const mode_names[NR_MODES];
 
 enum col_kind {
 	COL_BASELINE,		/* the system default, nothing set */
@@ -163,12 +161,16 @@ int tap_failures(void);
 const char *tables_text(size_t *len);
 
 /* main.c: option lists, shared with raw.c's reading */
-void parse_names(const char *opt, const char *s, const char *const *names, int n,
-		 int *flags);
+void parse_modes(const char *opt, const char *s, int *flags);
+void parse_workloads(const char *opt, const char *s, int *flags);
 void parse_orders(const char *s);
 int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max);
 
 /* plan.c */
+const char *wl_name(int wl);
+const char *mode_name(int mode);
+int wl_index(const char *s);
+int mode_index(const char *s);
 void plan_points(void);
 int block_runs(const struct point *pt, int mode, int wl);
 int block_columns(int mode, int wl, struct column *cols);

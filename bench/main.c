@@ -102,11 +102,10 @@ int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max)
 	return n;
 }
 
-void parse_names(const char *opt, const char *s, const char *const *names, int n,
-		 int *flags)
+static void parse_names(const char *opt, const char *s, int modes, int *flags)
 {
 	char buf[256], *tok, *save = NULL;
-	int i, modes = names == mode_names;
+	int i, n = modes ? NR_MODES : NR_WL;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	memset(flags, 0, sizeof(int) * (size_t)n);
@@ -126,13 +125,21 @@ void parse_names(const char *opt, const char *s, const char *const *names, int n
 			flags[MODE_GLOBAL] = flags[MODE_HINT] = 1;
 			continue;
 		}
-		for (i = 0; i < n; i++)
-			if (!strcmp(tok, names[i]))
-				break;
-		if (i == n)
+		i = modes ? mode_index(tok) : wl_index(tok);
+		if (i < 0)
 			die("%s: unknown '%s'", opt, tok);
 		flags[i] = 1;
 	}
+}
+
+void parse_modes(const char *opt, const char *s, int *flags)
+{
+	parse_names(opt, s, 1, flags);
+}
+
+void parse_workloads(const char *opt, const char *s, int *flags)
+{
+	parse_names(opt, s, 0, flags);
 }
 
 void parse_orders(const char *s)
@@ -223,14 +230,14 @@ static void parse_args(int argc, char **argv)
 			usage(2);
 		i += takes;
 	}
-	parse_names("--mode", modes, mode_names, NR_MODES, cfg.modes);
+	parse_modes("--mode", modes, cfg.modes);
 	if (cfg.modes[MODE_COST]) {
 		for (i = 0; i < NR_MODES; i++)
 			if (i != MODE_COST && cfg.modes[i])
 				die("--mode cost runs alone");
 	}
 	if (wls)
-		parse_names("--workloads", wls, wl_names, NR_WL, cfg.wl);
+		parse_workloads("--workloads", wls, cfg.wl);
 	else
 		for (w = 0; w < NR_WL; w++)
 			cfg.wl[w] = !cfg.modes[MODE_COST] || w == WL_SEQ ||

@@ -12,14 +12,46 @@
 
 #include "fabench.h"
 
-const char *const wl_names[NR_WL] = {
+/* The names of the options, tables, CSV and raw data. */
+static const char *const wl_names[NR_WL] = {
 	"seq", "rand", "touch", "exec", "smallfiles", "mixed",
 	"mt-slices", "mt-interleaved", "mt-separate",
 };
 
-const char *const mode_names[NR_MODES] = {
+static const char *const mode_names[NR_MODES] = {
 	"global", "hint", "populate", "advice", "auto", "cost",
 };
+
+const char *wl_name(int wl)
+{
+	return wl_names[wl];
+}
+
+const char *mode_name(int mode)
+{
+	return mode_names[mode];
+}
+
+static int name_index(const char *s, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+/* The workload or mode called @s, or -1. */
+int wl_index(const char *s)
+{
+	return name_index(s, wl_names, NR_WL);
+}
+
+int mode_index(const char *s)
+{
+	return name_index(s, mode_names, NR_MODES);
+}
 
 struct point *points;
 int npoints;

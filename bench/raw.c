@@ -28,14 +28,14 @@ static FILE *raw;
 static const char *raw_path;
 
 static void list_names(FILE *f, const char *key, const int *flags,
-		       const char *const *names, int n)
+		       const char *(*name)(int), int n)
 {
 	int i, first = 1;
 
 	fprintf(f, "# %s=", key);
 	for (i = 0; i < n; i++)
 		if (flags[i]) {
-			fprintf(f, "%s%s", first ? "" : ",", names[i]);
+			fprintf(f, "%s%s", first ? "" : ",", name(i));
 			first = 0;
 		}
 	fputc('\n', f);
@@ -57,8 +57,8 @@ void raw_open(const char *path)
 		mach.knob, mach.knobs_allowed, mach.emulated, cfg.repeat);
 	if (mach.icount_shift)
 		fprintf(raw, "# icount_shift=%d\n", mach.icount_shift);
-	list_names(raw, "modes", cfg.modes, mode_names, NR_MODES);
-	list_names(raw, "workloads", cfg.wl, wl_names, NR_WL);
+	list_names(raw, "modes", cfg.modes, mode_name, NR_MODES);
+	list_names(raw, "workloads", cfg.wl, wl_name, NR_WL);
 	fprintf(raw, "# orders=");
 	if (cfg.all_orders)
 		fprintf(raw, "all");
@@ -78,7 +78,7 @@ void raw_open(const char *path)
 
 static void raw_prefix(const struct params *p, int mode, int wl, const struct column *col)
 {
-	fprintf(raw, "%s,%s,%s,", mode_names[mode], wl_names[wl], col->label);
+	fprintf(raw, "%s,%s,%s,", mode_name(mode), wl_name(wl), col->label);
 	if (col->kind == COL_ORDER)
 		fprintf(raw, "%d", col->order);
 	fprintf(raw, ",%lu,%lu,%u:%u,%u,", p->pages, p->density, p->mix.seq, p->mix.rand,
@@ -124,14 +124,12 @@ static void bad(const char *what)
 	die("%s:%d: %s", raw_file, raw_line, what);
 }
 
-static int index_of(const char *s, const char *const *names, int n)
+/* @i, a mode's or workload's index, or -1. */
+static int known(int i)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	bad("unknown mode or workload");
+	if (i < 0)
+		bad("unknown mode or workload");
+	return i;
 }
 
 static unsigned long num(const char *s)
@@ -218,9 +216,9 @@ static void meta(const char *key, const char *v)
 	} else if (!strcmp(key, "repeat")) {
 		cfg.repeat = (int)num(v);
 	} else if (!strcmp(key, "modes")) {
-		parse_names("modes", v, mode_names, NR_MODES, cfg.modes);
+		parse_modes("modes", v, cfg.modes);
 	} else if (!strcmp(key, "workloads")) {
-		parse_names("workloads", v, wl_names, NR_WL, cfg.wl);
+		parse_workloads("workloads", v, cfg.wl);
 	} else if (!strcmp(key, "orders")) {
 		parse_orders(v);
 	} else if (!strcmp(key, "pages")) {
@@ -260,8 +258,8 @@ static void row(char *line)
 			bad("too few fields");
 	}
 	f[NR_F - 1] = line;
-	mode = index_of(f[0], mode_names, NR_MODES);
-	wl = index_of(f[1], wl_names, NR_WL);
+	mode = known(mode_index(f[0]));
+	wl = known(wl_index(f[1]));
 	p.pages = num(f[4]);
 	p.density = num(f[5]);
 	p.threads = (unsigned)num(f[F_THREADS]);

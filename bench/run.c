@@ -33,7 +33,7 @@ static const char *col_tap_name(const struct column *col, char *buf, size_t size
 static void tap_name(char *buf, size_t size, const struct point *pt, int mode, int wl,
 		     const char *what)
 {
-	int n = snprintf(buf, size, "%s %s %s", wl_names[wl], mode_names[mode], what);
+	int n = snprintf(buf, size, "%s %s %s", wl_name(wl), mode_name(mode), what);
 
 	if (npoints > 1 && n > 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " [pages %lu, density %lu, mix %u:%u",

@@ -86,7 +86,7 @@ void print_mode(const struct point *pt, int mode)
 	};
 
 	(void)pt;
-	say("== mode %s: %s\n", mode_names[mode], what[mode]);
+	say("== mode %s: %s\n", mode_name(mode), what[mode]);
 	last_header[0] = '\0';
 }
 
@@ -278,14 +278,14 @@ static void print_auto(const struct point *pt, int wl)
 		const struct cell *a = &cs[block_column_index(MODE_AUTO, wl, kinds[k])];
 
 		if (a->status != ST_RAN)
-			say("%s: %s %s not measured (%s)\n", names[k], wl_names[wl], cfg.guest,
+			say("%s: %s %s not measured (%s)\n", names[k], wl_name(wl), cfg.guest,
 			    a->note[0] ? a->note : "error");
 		else if (b < 0)
 			say("%s: %s %s not compared with a fixed order (%s)\n", names[k],
-			    wl_names[wl], cfg.guest, why);
+			    wl_name(wl), cfg.guest, why);
 		else
 			say("%s: %s %s %+.1f%% vs best fixed order %d (stddev %.1f%%)\n", names[k],
-			    wl_names[wl], cfg.guest, pct_change(a, &g[b]), gc[b].order, a->tsd);
+			    wl_name(wl), cfg.guest, pct_change(a, &g[b]), gc[b].order, a->tsd);
 	}
 	if (wl == WL_MIXED) {
 		const struct cell *a = &cs[block_column_index(MODE_AUTO, wl, COL_AUTO_PROCESS)];
@@ -339,18 +339,18 @@ int limit_check(const struct point *pt, int mode, char *msg, size_t size)
 	msg[0] = '\0';
 	if (cs[0].status == ST_RAN && cs[0].expected < 0 && cs[0].fmean > 0)
 		m = snprintf(msg, size, "seq (%s): system default unknown; Baseline took %.0f faults"
-			     " for %lu pages, a window of about %.0f pages\n", mode_names[mode],
+			     " for %lu pages, a window of about %.0f pages\n", mode_name(mode),
 			     cs[0].fmean, pt->p.pages, (double)pt->p.pages / cs[0].fmean);
 	if (m < 0 || (size_t)m >= size)
 		m = 0;
 	if (!checked)
 		snprintf(msg + m, size - (size_t)m, "seq (%s): limit not checked (no column with a known order ran)\n",
-			 mode_names[mode]);
+			 mode_name(mode));
 	else if (!bad)
 		snprintf(msg + m, size - (size_t)m, "seq (%s): limit ok: minor faults == ceil(%lu / 2^order) in %d column(s)\n",
-			 mode_names[mode], pt->p.pages, checked);
+			 mode_name(mode), pt->p.pages, checked);
 	else
-		snprintf(msg + m, size - (size_t)m, "seq (%s): limit MISMATCH:%s\n", mode_names[mode], bad_cols);
+		snprintf(msg + m, size - (size_t)m, "seq (%s): limit MISMATCH:%s\n", mode_name(mode), bad_cols);
 	return !checked ? -1 : !bad;
 }
 
@@ -362,7 +362,7 @@ void print_block(const struct point *pt, int mode, int wl)
 	char desc[256], msg[2048];
 
 	print_header(mode, cols, n);
-	say("%s (%s)    [%s]\n", wl_names[wl], mode_names[mode], wl_desc(wl, &pt->p, desc, sizeof(desc)));
+	say("%s (%s)    [%s]\n", wl_name(wl), mode_name(mode), wl_desc(wl, &pt->p, desc, sizeof(desc)));
 	for (i = 0; i < n; i++)
 		if (cs[i].status == ST_ERROR)
 			say("error: %s: %s\n", cols[i].label, cs[i].note);
