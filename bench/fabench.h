@@ -3,6 +3,7 @@
  * fabench: fault-around benchmarks.  What the parts share.
  *
  *   main.c       options and the top level
+ *   options.c    option values, of the command line and of raw data
  *   plan.c       what runs: sweep points, blocks (mode x workload), columns
  *   run.c        running the cells, TAP
  *   knobs.c      the machine: probing, the system default knob, hints,
@@ -160,11 +161,14 @@ void tap_result(int ok, const char *name, const char *directive);
 int tap_failures(void);
 const char *tables_text(size_t *len);
 
-/* main.c: option lists, shared with raw.c's reading */
+/* options.c: option values, of the command line and of raw data */
+unsigned long parse_ul(const char *opt, const char *s);
+int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max);
 void parse_modes(const char *opt, const char *s, int *flags);
 void parse_workloads(const char *opt, const char *s, int *flags);
-void parse_orders(const char *s);
-int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max);
+void parse_orders(struct config *cfg, const char *s);
+void parse_threads(struct config *cfg, const char *opt, const char *s);
+int parse_mix(const char *s, struct mix *m);
 
 /* plan.c */
 const char *wl_name(int wl);
@@ -178,13 +182,11 @@ int block_column_index(int mode, int wl, enum col_kind kind);
 int mode_has_limit(int mode);
 int wl_is_mapped(int wl);
 int wl_is_threaded(int wl);
-void parse_threads(const char *opt, const char *s);
 unsigned long mixed_seq_pages(const struct params *p);
 unsigned long mixed_rand_pages(const struct params *p);
 unsigned long lookups(unsigned long pages, unsigned long density);
 void params_derive(struct params *p);
 long cell_expected(const struct params *p, int mode, int wl, const struct column *col);
-int parse_mix(const char *s, struct mix *m);
 int ilog2ull(unsigned long long v);
 struct point *point_find(const struct params *p);
 struct point *point_new(void);

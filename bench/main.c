@@ -12,7 +12,6 @@
  * "perf stat --repeat" reports it.  Lists of --pages, --density and --mix
  * sweep.  The parts: see fabench.h.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,98 +66,6 @@ static void usage(int rc)
 	exit(rc);
 }
 
-static unsigned long parse_ul(const char *opt, const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-')
-		die("%s: bad number '%s'", opt, s);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	if (*end)
-		die("%s: bad number '%s'", opt, s);
-	return (unsigned long)v;
-}
-
-int parse_ul_list(const char *opt, const char *s, unsigned long *v, int max)
-{
-	char buf[512], *tok, *save = NULL;
-	int n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			die("%s: at most %d values", opt, max);
-		v[n++] = parse_ul(opt, tok);
-	}
-	if (!n)
-		die("%s: empty list", opt);
-	return n;
-}
-
-static void parse_names(const char *opt, const char *s, int modes, int *flags)
-{
-	char buf[256], *tok, *save = NULL;
-	int i, n = modes ? NR_MODES : NR_WL;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	memset(flags, 0, sizeof(int) * (size_t)n);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		/* all: every mode but cost; every workload of one thread. */
-		if (!strcmp(tok, "all")) {
-			for (i = 0; i < n; i++)
-				flags[i] |= modes ? i != MODE_COST : !wl_is_threaded(i);
-			continue;
-		}
-		if (!modes && !strcmp(tok, "threads")) {
-			for (i = 0; i < n; i++)
-				flags[i] |= wl_is_threaded(i);
-			continue;
-		}
-		if (modes && !strcmp(tok, "both")) {	/* the seed's two modes */
-			flags[MODE_GLOBAL] = flags[MODE_HINT] = 1;
-			continue;
-		}
-		i = modes ? mode_index(tok) : wl_index(tok);
-		if (i < 0)
-			die("%s: unknown '%s'", opt, tok);
-		flags[i] = 1;
-	}
-}
-
-void parse_modes(const char *opt, const char *s, int *flags)
-{
-	parse_names(opt, s, 1, flags);
-}
-
-void parse_workloads(const char *opt, const char *s, int *flags)
-{
-	parse_names(opt, s, 0, flags);
-}
-
-void parse_orders(const char *s)
-{
-	unsigned long v[MAX_COLS - 2];
-	int i;
-
-	cfg.all_orders = !strcmp(s, "all");
-	cfg.norders = 0;
-	if (cfg.all_orders || !strcmp(s, "default"))
-		return;
-	cfg.norders = parse_ul_list("--orders", s, v, MAX_COLS - 2);
-	for (i = 0; i < cfg.norders; i++) {
-		if (v[i] > FAULTAROUND_ORDER_LIMIT)
-			die("--orders: %lu is not an order", v[i]);
-		cfg.orders[i] = (int)v[i];
-	}
-}
-
 static void parse_args(int argc, char **argv)
 {
 	const char *wls = NULL, *modes = "all";
@@ -209,9 +116,9 @@ static void parse_args(int argc, char **argv)
 		else if (!strcmp(a, "--child-pages"))
 			cfg.child_pages = parse_ul(a, v);
 		else if (!strcmp(a, "--threads"))
-			parse_threads(a, v);
+			parse_threads(&cfg, a, v);
 		else if (!strcmp(a, "--orders"))
-			parse_orders(v);
+			parse_orders(&cfg, v);
 		else if (!strcmp(a, "--guest"))
 			cfg.guest = v;
 		else if (!strcmp(a, "--dir"))
@@ -258,14 +165,14 @@ static void parse_args(int argc, char **argv)
 	if (w == NR_WL) {
 		/* No threaded workload: one thread, and nothing about threads
 		 * in the output. */
-		parse_threads("--threads", "1");
+		parse_threads(&cfg, "--threads", "1");
 	} else if (!cfg.nthreads) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		char list[64];
 
 		snprintf(list, sizeof(list), "1,2,%ld",
 			 cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : cpus);
-		parse_threads("--threads", list);
+		parse_threads(&cfg, "--threads", list);
 	}
 	if (cfg.execs < 1 || cfg.child_pages < 1)
 		die("--execs and --child-pages must be at least 1");

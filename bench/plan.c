@@ -118,28 +118,6 @@ static int wl_uses_density(int wl)
 	return wl == WL_RAND || wl == WL_MIXED;
 }
 
-/* --threads: ascending without duplicates, so that a run prints the one
- * thread blocks, which the others are compared with, first. */
-void parse_threads(const char *opt, const char *s)
-{
-	unsigned long v[MAX_LIST];
-	int n = parse_ul_list(opt, s, v, MAX_LIST), i, j;
-
-	cfg.nthreads = 0;
-	for (i = 0; i < n; i++) {
-		if (v[i] < 1 || v[i] > MAX_THREADS)
-			die("%s: %lu: must be 1 to %d", opt, v[i], MAX_THREADS);
-		for (j = cfg.nthreads; j > 0 && cfg.threads[j - 1] > v[i]; j--)
-			;
-		if (j > 0 && cfg.threads[j - 1] == v[i])
-			continue;
-		memmove(&cfg.threads[j + 1], &cfg.threads[j],
-			(size_t)(cfg.nthreads - j) * sizeof(cfg.threads[0]));
-		cfg.threads[j] = (unsigned)v[i];
-		cfg.nthreads++;
-	}
-}
-
 unsigned long lookups(unsigned long pages, unsigned long density)
 {
 	return pages / density;
@@ -164,23 +142,6 @@ void params_derive(struct params *p)
 {
 	p->touch_pages = cfg.touch_pages ? cfg.touch_pages : p->pages * 2;
 	p->files = cfg.files ? cfg.files : p->pages / 8 < 8 ? 8 : p->pages / 8;
-}
-
-int parse_mix(const char *s, struct mix *m)
-{
-	char *end;
-	unsigned long a, b;
-
-	a = strtoul(s, &end, 10);
-	if (end == s || *end != ':')
-		return -1;
-	s = end + 1;
-	b = strtoul(s, &end, 10);
-	if (end == s || *end || !a || !b || a > 1000 || b > 1000)
-		return -1;
-	m->seq = (unsigned)a;
-	m->rand = (unsigned)b;
-	return 0;
 }
 
 /* A point's workloads must have something to measure. */

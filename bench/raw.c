@@ -220,11 +220,11 @@ static void meta(const char *key, const char *v)
 	} else if (!strcmp(key, "workloads")) {
 		parse_workloads("workloads", v, cfg.wl);
 	} else if (!strcmp(key, "orders")) {
-		parse_orders(v);
+		parse_orders(&cfg, v);
 	} else if (!strcmp(key, "pages")) {
 		cfg.npages = parse_ul_list("pages", v, cfg.pages, MAX_LIST);
 	} else if (!strcmp(key, "threads")) {
-		parse_threads("threads", v);
+		parse_threads(&cfg, "threads", v);
 	} else if (!strcmp(key, "touch_pages")) {
 		cfg.touch_pages = num(v);
 	} else if (!strcmp(key, "files")) {
@@ -342,7 +342,7 @@ void raw_read(const char *path)
 			if (!raw_v1 && strncmp(line, RAW_MAGIC, strlen(RAW_MAGIC)))
 				bad("not fabench raw data (no \"" RAW_MAGIC "\" line)");
 			if (raw_v1)
-				parse_threads("threads", "1");
+				parse_threads(&cfg, "threads", "1");
 		}
 		if (header)
 			row(line);
