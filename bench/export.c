@@ -75,21 +75,22 @@ void print_meta(FILE *f, const char *prefix)
 typedef void cell_fn(void *arg, const struct params *p, int mode, int wl,
 		     const struct column *col, const struct cell *c, const struct cell *base);
 
-static void for_each_cell(cell_fn *fn, void *arg)
+static void for_each_cell(const struct plan *pl, cell_fn *fn, void *arg)
 {
 	struct column cols[MAX_COLS];
 	int i, m, w, k, n;
 
-	for (i = 0; i < npoints; i++)
+	for (i = 0; i < pl->npoints; i++)
 		for (m = 0; m < NR_MODES; m++)
 			for (w = 0; w < NR_WL; w++) {
-				const struct cell *cs = points[i].cells[m][w];
+				const struct point *pt = &pl->points[i];
+				const struct cell *cs = pt->cells[m][w];
 
-				if (!block_runs(&points[i], m, w))
+				if (!block_runs(pt, m, w))
 					continue;
-				n = block_columns(m, w, cols);
+				n = block_columns(pl, m, w, cols);
 				for (k = 0; k < n; k++)
-					fn(arg, &points[i].p, m, w, &cols[k], &cs[k], &cs[0]);
+					fn(arg, &pt->p, m, w, &cols[k], &cs[k], &cs[0]);
 			}
 }
 
@@ -133,14 +134,14 @@ static void csv_cell(void *arg, const struct params *p, int mode, int wl,
 	fputc('\n', f);
 }
 
-void write_csv(const char *path)
+void write_csv(const struct plan *pl, const char *path)
 {
 	FILE *f = open_out(path);
 
 	print_meta(f, "# ");
 	fprintf(f, "mode,workload,column,order,status,runs,pages,faults_mean,faults_stddev_pct,"
 		"time_mean_s,time_stddev_pct,time_chg_pct,faults_expected,density,mix,threads,note\n");
-	for_each_cell(csv_cell, f);
+	for_each_cell(pl, csv_cell, f);
 	close_out(f, path);
 }
 
@@ -181,7 +182,7 @@ static void json_cell(void *arg, const struct params *p, int mode, int wl,
 	js->first = 0;
 }
 
-void write_json(const char *path)
+void write_json(const struct plan *pl, const char *path)
 {
 	struct json_state js = { .f = open_out(path), .first = 1 };
 	FILE *f = js.f;
@@ -200,7 +201,7 @@ void write_json(const char *path)
 		mach.max_order, mach.max_order_guessed ? "true" : "false",
 		mach.supported ? "true" : "false", mach.knob_orig,
 		mach.emulated ? "true" : "false", cfg.repeat);
-	for_each_cell(json_cell, &js);
+	for_each_cell(pl, json_cell, &js);
 	fprintf(f, "\n  ]\n}\n");
 	close_out(f, path);
 }

@@ -101,6 +101,18 @@ struct point {
 	int have[NR_MODES][NR_WL];	/* the block ran (or was read back) */
 };
 
+/* What runs, and once it ran (or was read back) the results: the sweep's
+ * points with their cells, and what the blocks' columns are. */
+struct plan {
+	struct point *points;
+	int npoints;
+	int nthreads;			/* values of the thread sweep */
+	int orders[MAX_COLS];		/* the order columns of global and hint */
+	int norders;
+	int max_order;			/* of the split column */
+	int baseline_order;		/* Baseline's window, -1 unknown */
+};
+
 struct config {
 	int modes[NR_MODES];
 	int wl[NR_WL];
@@ -150,8 +162,6 @@ enum { EMU_NONE, EMU_ICOUNT, EMU_MTTCG };
 
 extern struct config cfg;
 extern struct machine mach;
-extern struct point *points;
-extern int npoints;
 
 /* output.c */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -175,22 +185,24 @@ const char *wl_name(int wl);
 const char *mode_name(int mode);
 int wl_index(const char *s);
 int mode_index(const char *s);
-void plan_points(void);
-int block_runs(const struct point *pt, int mode, int wl);
-int block_columns(int mode, int wl, struct column *cols);
-int block_column_index(int mode, int wl, enum col_kind kind);
 int mode_has_limit(int mode);
-int wl_is_mapped(int wl);
 int wl_is_threaded(int wl);
 unsigned long mixed_seq_pages(const struct params *p);
 unsigned long mixed_rand_pages(const struct params *p);
 unsigned long lookups(unsigned long pages, unsigned long density);
-void params_derive(struct params *p);
-long cell_expected(const struct params *p, int mode, int wl, const struct column *col);
-int ilog2ull(unsigned long long v);
-struct point *point_find(const struct params *p);
-struct point *point_new(void);
-void points_free(void);
+void params_derive(const struct config *cfg, struct params *p);
+void plan_init(struct plan *pl, const struct config *cfg, const struct machine *m);
+void plan_make(struct plan *pl, const struct config *cfg, const struct machine *m);
+void plan_free(struct plan *pl);
+struct point *point_new(struct plan *pl);
+struct point *point_find(const struct plan *pl, const struct params *p);
+int block_runs(const struct point *pt, int mode, int wl);
+int block_columns(const struct plan *pl, int mode, int wl, struct column *cols);
+int block_column_index(const struct plan *pl, int mode, int wl, enum col_kind kind);
+long cell_expected(const struct plan *pl, const struct params *p, int mode, int wl,
+		   const struct column *col);
+void cell_alloc(struct cell *c, int repeat);
+void cell_free(struct cell *c);
 
 /* knobs.c */
 void probe_machine(void);
@@ -220,7 +232,7 @@ void meas_begin(struct meas *m);
 void meas_end(const struct meas *m, struct sample *s);
 unsigned long touch_pages(const volatile char *p, unsigned long n);
 char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags);
-void setup_files(void);
+void setup_files(const struct plan *pl);
 void remove_files(void);
 int data_fd(void);
 int run_workload(int wl, const struct params *p, int mode,
@@ -235,30 +247,29 @@ const char *threaded_desc(int wl);
 
 /* stats.c */
 void stats(const double *v, int n, double *mean, double *sd_pct);
-void cell_alloc(struct cell *c, int repeat);
-void cell_free(struct cell *c);
 void cell_finish(struct cell *c);
 double pct_change(const struct cell *c, const struct cell *base);
 int fastest(const struct cell *cs, const struct column *cols, int n,
 	    enum col_kind kind);
 
 /* run.c */
-void run_point(struct point *pt);
-int count_tests(void);
+void run_point(const struct plan *pl, struct point *pt);
+int count_tests(const struct plan *pl);
 void check_raw_roundtrip(const char *exe);
 
 /* table.c */
 void print_intro(void);
-void print_point(const struct point *pt);
+void print_point(const struct plan *pl, const struct point *pt);
 void print_mode(const struct point *pt, int mode);
-void print_block(const struct point *pt, int mode, int wl);
-int limit_check(const struct point *pt, int mode, char *msg, size_t size);
+void print_block(const struct plan *pl, const struct point *pt, int mode, int wl);
+int limit_check(const struct plan *pl, const struct point *pt, int mode, char *msg,
+		size_t size);
 int mode_in_point(const struct point *pt, int mode);
-void print_all(void);
+void print_all(const struct plan *pl);
 
 /* export.c */
-void write_csv(const char *path);
-void write_json(const char *path);
+void write_csv(const struct plan *pl, const char *path);
+void write_json(const struct plan *pl, const char *path);
 FILE *open_out(const char *path);
 void close_out(FILE *f, const char *path);
 void csv_string(FILE *f, const char *s);
@@ -269,6 +280,6 @@ void raw_open(const char *path);
 void raw_cell(const struct params *p, int mode, int wl, const struct column *col,
 	      const struct cell *c);
 void raw_close(void);
-void raw_read(const char *path);
+void raw_read(const char *path, struct plan *pl);
 
 #endif /* FABENCH_H */

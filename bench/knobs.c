@@ -32,6 +32,17 @@ static char no_populate_read[NOTE_LEN];
 static char no_auto_process[NOTE_LEN] = "not probed";
 static char no_auto_mapping[NOTE_LEN] = "not probed";
 
+static int ilog2ull(unsigned long long v)
+{
+	int o = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		o++;
+	}
+	return o;
+}
+
 static int read_small_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

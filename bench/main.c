@@ -199,7 +199,7 @@ static void on_signal(int sig)
 }
 
 /* --tables, --csv, --json: of a run or of raw data read back. */
-static void write_outputs(void)
+static void write_outputs(const struct plan *pl)
 {
 	size_t len;
 	const char *text = tables_text(&len);
@@ -211,37 +211,38 @@ static void write_outputs(void)
 		close_out(f, cfg.tables);
 	}
 	if (cfg.csv)
-		write_csv(cfg.csv);
+		write_csv(pl, cfg.csv);
 	if (cfg.json)
-		write_json(cfg.json);
+		write_json(pl, cfg.json);
 }
 
-static int any_error(void)
+static int any_error(const struct plan *pl)
 {
 	int i, m, w, k;
 
-	for (i = 0; i < npoints; i++)
+	for (i = 0; i < pl->npoints; i++)
 		for (m = 0; m < NR_MODES; m++)
 			for (w = 0; w < NR_WL; w++)
 				for (k = 0; k < MAX_COLS; k++)
-					if (points[i].have[m][w] &&
-					    points[i].cells[m][w][k].status == ST_ERROR)
+					if (pl->points[i].have[m][w] &&
+					    pl->points[i].cells[m][w][k].status == ST_ERROR)
 						return 1;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	struct plan plan;
 	int i, rc;
 
 	if (argc == 4 && !strcmp(argv[1], EXEC_CHILD_ARG))
 		return exec_child(argv[2], argv[3]);
 	parse_args(argc, argv);
 	if (cfg.from_raw) {
-		raw_read(cfg.from_raw);
-		print_all();
-		write_outputs();
-		points_free();
+		raw_read(cfg.from_raw, &plan);
+		print_all(&plan);
+		write_outputs(&plan);
+		plan_free(&plan);
 		return 0;
 	}
 
@@ -250,16 +251,16 @@ int main(int argc, char **argv)
 		cfg.npages = 1;
 		cfg.pages[0] = (cfg.size + mach.page - 1) / mach.page;
 	}
-	plan_points();
+	plan_make(&plan, &cfg, &mach);
 	atexit(cleanup);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	settings_reset();
 
-	tap_plan(count_tests());
+	tap_plan(count_tests(&plan));
 	print_intro();
-	setup_files();
+	setup_files(&plan);
 	/*
 	 * The probe sets a hint and a process default, which turns the
 	 * kernel's hints on for good: the cost mode measures a kernel on
@@ -269,17 +270,17 @@ int main(int argc, char **argv)
 		probe_features(data_fd());
 	if (cfg.raw)
 		raw_open(cfg.raw);
-	for (i = 0; i < npoints; i++)
-		run_point(&points[i]);
+	for (i = 0; i < plan.npoints; i++)
+		run_point(&plan, &plan.points[i]);
 	restore_knob();
 	if (knob_dirty())
 		fprintf(stderr, "fabench: WARNING: could not restore %s to %lld\n",
 			mach.knob, mach.knob_orig);
 	raw_close();
-	write_outputs();
+	write_outputs(&plan);
 	if (cfg.raw && cfg.tap)
 		check_raw_roundtrip(self_exe());
-	rc = any_error() || tap_failures();
-	points_free();
+	rc = any_error(&plan) || tap_failures();
+	plan_free(&plan);
 	return rc;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a fabench run consists of: sweep points (pages x density x mix), in
- * each the blocks (mode x workload) that apply, in each block its columns.
- * The same functions describe a live run and raw data read back, so both
- * print the same tables.
+ * What a fabench run consists of: sweep points (pages x density x mix x
+ * threads), in each the blocks (mode x workload) that apply, in each block
+ * its columns.  plan_make() makes the plan of a config on a machine; the
+ * runner fills its cells, raw.c makes one from raw data, and the tables and
+ * exports read it.  The same functions describe a live run and raw data read
+ * back, so both print the same tables.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -53,23 +55,9 @@ int mode_index(const char *s)
 	return name_index(s, mode_names, NR_MODES);
 }
 
-struct point *points;
-int npoints;
-
 /* Larger runs are not what this benchmark is for, and the product with the
  * page size must not overflow. */
 #define MAX_PAGES	(1UL << 24)
-
-int ilog2ull(unsigned long long v)
-{
-	int o = 0;
-
-	while (v > 1) {
-		v >>= 1;
-		o++;
-	}
-	return o;
-}
 
 /* Which workloads each mode has a setting for.  populate and advice are
  * what a user can do today on any kernel: populate the mapping read in
@@ -96,20 +84,14 @@ int wl_is_threaded(int wl)
 	return wl >= WL_FIRST_MT;
 }
 
-/* Workloads whose timed region is one mapping's whole life. */
-int wl_is_mapped(int wl)
-{
-	return wl == WL_SEQ || wl == WL_RAND || wl == WL_TOUCH || wl == WL_MIXED;
-}
-
 /* Which sweep dimension a workload depends on: it runs at the first value
  * of every other dimension only, so a density sweep does not repeat seq. */
-static int wl_uses_pages(int wl)
+static int wl_uses_pages(const struct config *cfg, int wl)
 {
 	if (wl == WL_TOUCH)
-		return !cfg.touch_pages;
+		return !cfg->touch_pages;
 	if (wl == WL_SMALL)
-		return !cfg.files;
+		return !cfg->files;
 	return wl != WL_EXEC;
 }
 
@@ -138,10 +120,11 @@ unsigned long mixed_rand_pages(const struct params *p)
 	return 2 * p->pages - mixed_seq_pages(p);
 }
 
-void params_derive(struct params *p)
+/* The sizes that follow from pages, unless the options fix them. */
+void params_derive(const struct config *cfg, struct params *p)
 {
-	p->touch_pages = cfg.touch_pages ? cfg.touch_pages : p->pages * 2;
-	p->files = cfg.files ? cfg.files : p->pages / 8 < 8 ? 8 : p->pages / 8;
+	p->touch_pages = cfg->touch_pages ? cfg->touch_pages : p->pages * 2;
+	p->files = cfg->files ? cfg->files : p->pages / 8 < 8 ? 8 : p->pages / 8;
 }
 
 /* A point's workloads must have something to measure. */
@@ -164,69 +147,142 @@ static void check_params(const struct params *p, const int *runs)
 		    p->threads, MAX_PAGES);
 }
 
-/* A new, empty point at the end of the list. */
-struct point *point_new(void)
+/* The cells' per-run arrays, empty. */
+void cell_alloc(struct cell *c, int repeat)
 {
-	struct point *p = realloc(points, (size_t)(npoints + 1) * sizeof(*points));
+	cell_free(c);
+	memset(c, 0, sizeof(*c));
+	c->expected = -1;
+	c->faults = calloc((size_t)repeat, sizeof(*c->faults));
+	c->nsecs = calloc((size_t)repeat, sizeof(*c->nsecs));
+	if (!c->faults || !c->nsecs)
+		die("out of memory");
+}
+
+void cell_free(struct cell *c)
+{
+	free(c->faults);
+	free(c->nsecs);
+	c->faults = NULL;
+	c->nsecs = NULL;
+}
+
+/* A new, empty point at the end of the plan. */
+struct point *point_new(struct plan *pl)
+{
+	struct point *p = realloc(pl->points, (size_t)(pl->npoints + 1) * sizeof(*p));
 
 	if (!p)
 		die("out of memory");
-	points = p;
-	memset(&points[npoints], 0, sizeof(*points));
-	return &points[npoints++];
+	pl->points = p;
+	memset(&p[pl->npoints], 0, sizeof(*p));
+	return &p[pl->npoints++];
 }
 
-void points_free(void)
+struct point *point_find(const struct plan *pl, const struct params *p)
+{
+	int i;
+
+	for (i = 0; i < pl->npoints; i++) {
+		struct point *pt = &pl->points[i];
+
+		if (pt->p.pages == p->pages && pt->p.density == p->density &&
+		    pt->p.mix.seq == p->mix.seq && pt->p.mix.rand == p->mix.rand &&
+		    pt->p.threads == p->threads)
+			return pt;
+	}
+	return NULL;
+}
+
+void plan_free(struct plan *pl)
 {
 	int i, m, w, c;
 
-	for (i = 0; i < npoints; i++)
+	for (i = 0; i < pl->npoints; i++)
 		for (m = 0; m < NR_MODES; m++)
 			for (w = 0; w < NR_WL; w++)
 				for (c = 0; c < MAX_COLS; c++)
-					cell_free(&points[i].cells[m][w][c]);
-	free(points);
-	points = NULL;
-	npoints = 0;
+					cell_free(&pl->points[i].cells[m][w][c]);
+	free(pl->points);
+	pl->points = NULL;
+	pl->npoints = 0;
 }
 
 /* One point of the sweep, if any workload runs in it. */
-static void plan_point(int pi, int di, int mi, int ti)
+static void plan_point(struct plan *pl, const struct config *cfg, int pi, int di,
+		       int mi, int ti)
 {
 	struct point *pt;
 	int runs[NR_WL], w, m, any = 0;
 
 	for (w = 0; w < NR_WL; w++) {
-		runs[w] = cfg.wl[w] && (!pi || wl_uses_pages(w)) &&
+		runs[w] = cfg->wl[w] && (!pi || wl_uses_pages(cfg, w)) &&
 			  (!di || wl_uses_density(w)) && (!mi || w == WL_MIXED) &&
 			  (!ti || wl_is_threaded(w));
 		for (m = 0; m < NR_MODES; m++)
-			any |= runs[w] && cfg.modes[m] && mode_applies(m, w);
+			any |= runs[w] && cfg->modes[m] && mode_applies(m, w);
 	}
 	if (!any)
 		return;
-	pt = point_new();
-	pt->p.pages = cfg.pages[pi];
-	pt->p.density = cfg.density[di];
-	pt->p.mix = cfg.mix[mi];
-	pt->p.threads = cfg.threads[ti];
-	params_derive(&pt->p);
+	pt = point_new(pl);
+	pt->p.pages = cfg->pages[pi];
+	pt->p.density = cfg->density[di];
+	pt->p.mix = cfg->mix[mi];
+	pt->p.threads = cfg->threads[ti];
+	params_derive(cfg, &pt->p);
 	check_params(&pt->p, runs);
 	for (w = 0; w < NR_WL; w++)
 		for (m = 0; m < NR_MODES; m++)
-			pt->have[m][w] = runs[w] && cfg.modes[m] && mode_applies(m, w);
+			pt->have[m][w] = runs[w] && cfg->modes[m] && mode_applies(m, w);
 }
 
-void plan_points(void)
+/* The order columns of global and hint blocks: those of --orders, all, or
+ * the default list and the maximum, none above the maximum. */
+static void plan_orders(struct plan *pl, const struct config *cfg)
+{
+	static const int deflist[] = { 0, 1, 3, 4, 5, 8 };
+	const int room = MAX_COLS - 2;	/* Baseline before, the split after */
+	int i, k = 0;
+
+	if (cfg->all_orders) {
+		for (i = 0; i <= pl->max_order && k < room; i++)
+			pl->orders[k++] = i;
+	} else if (cfg->norders) {
+		for (i = 0; i < cfg->norders && k < room; i++)
+			if (cfg->orders[i] <= pl->max_order)
+				pl->orders[k++] = cfg->orders[i];
+	} else {
+		for (i = 0; i < (int)(sizeof(deflist) / sizeof(deflist[0])); i++)
+			if (deflist[i] <= pl->max_order)
+				pl->orders[k++] = deflist[i];
+		if (!k || pl->orders[k - 1] != pl->max_order)
+			pl->orders[k++] = pl->max_order;
+	}
+	pl->norders = k;
+}
+
+/* An empty plan of @cfg's columns on @m: raw data adds its points. */
+void plan_init(struct plan *pl, const struct config *cfg, const struct machine *m)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->nthreads = cfg->nthreads;
+	pl->max_order = m->max_order;
+	pl->baseline_order = m->baseline_order;
+	plan_orders(pl, cfg);
+}
+
+/* What @cfg runs on @m: every point of the sweep in which a block runs. */
+void plan_make(struct plan *pl, const struct config *cfg, const struct machine *m)
 {
 	int pi, di, mi, ti;
 
-	for (pi = 0; pi < cfg.npages; pi++)
-		for (di = 0; di < cfg.ndensity; di++)
-			for (mi = 0; mi < cfg.nmix; mi++)
-				for (ti = 0; ti < cfg.nthreads; ti++)
-					plan_point(pi, di, mi, ti);
-	if (!npoints)
+	plan_init(pl, cfg, m);
+	for (pi = 0; pi < cfg->npages; pi++)
+		for (di = 0; di < cfg->ndensity; di++)
+			for (mi = 0; mi < cfg->nmix; mi++)
+				for (ti = 0; ti < cfg->nthreads; ti++)
+					plan_point(pl, cfg, pi, di, mi, ti);
+	if (!pl->npoints)
 		die("nothing to run: no workload of --workloads runs in --mode");
 }
 
@@ -234,32 +290,6 @@ void plan_points(void)
 int block_runs(const struct point *pt, int mode, int wl)
 {
 	return pt->have[mode][wl];
-}
-
-static void order_columns(struct column *cols, int *n)
-{
-	static const int deflist[] = { 0, 1, 3, 4, 5, 8 };
-	int i, k = *n;
-
-	if (cfg.all_orders) {
-		for (i = 0; i <= mach.max_order && k < MAX_COLS - 1; i++)
-			cols[k++].order = i;
-	} else if (cfg.norders) {
-		for (i = 0; i < cfg.norders && k < MAX_COLS - 1; i++)
-			if (cfg.orders[i] <= mach.max_order)
-				cols[k++].order = cfg.orders[i];
-	} else {
-		for (i = 0; i < (int)(sizeof(deflist) / sizeof(deflist[0])); i++)
-			if (deflist[i] <= mach.max_order)
-				cols[k++].order = deflist[i];
-		if (k == *n || cols[k - 1].order != mach.max_order)
-			cols[k++].order = mach.max_order;
-	}
-	for (i = *n; i < k; i++) {
-		cols[i].kind = COL_ORDER;
-		snprintf(cols[i].label, sizeof(cols[i].label), "%d", cols[i].order);
-	}
-	*n = k;
 }
 
 static void add(struct column *cols, int *n, enum col_kind kind, const char *label)
@@ -270,18 +300,22 @@ static void add(struct column *cols, int *n, enum col_kind kind, const char *lab
 	(*n)++;
 }
 
-int block_columns(int mode, int wl, struct column *cols)
+int block_columns(const struct plan *pl, int mode, int wl, struct column *cols)
 {
 	char lb[16];
-	int n = 0;
+	int n = 0, i;
 
 	add(cols, &n, COL_BASELINE, "Baseline");
 	switch (mode) {
 	case MODE_GLOBAL:
 	case MODE_HINT:
-		order_columns(cols, &n);
+		for (i = 0; i < pl->norders; i++) {
+			snprintf(lb, sizeof(lb), "%d", pl->orders[i]);
+			add(cols, &n, COL_ORDER, lb);
+			cols[n - 1].order = pl->orders[i];
+		}
 		if (mode == MODE_HINT && wl == WL_MIXED) {
-			snprintf(lb, sizeof(lb), "seq=%d/rand=0", mach.max_order);
+			snprintf(lb, sizeof(lb), "seq=%d/rand=0", pl->max_order);
 			add(cols, &n, COL_SPLIT, lb);
 		}
 		break;
@@ -301,10 +335,10 @@ int block_columns(int mode, int wl, struct column *cols)
 	return n;
 }
 
-int block_column_index(int mode, int wl, enum col_kind kind)
+int block_column_index(const struct plan *pl, int mode, int wl, enum col_kind kind)
 {
 	struct column cols[MAX_COLS];
-	int i, n = block_columns(mode, wl, cols);
+	int i, n = block_columns(pl, mode, wl, cols);
 
 	for (i = 0; i < n; i++)
 		if (cols[i].kind == kind)
@@ -314,29 +348,18 @@ int block_column_index(int mode, int wl, enum col_kind kind)
 
 /* seq: a scan of a mapping aligned to the largest window takes exactly
  * ceil(pages / 2^order) faults where the order is known. */
-long cell_expected(const struct params *p, int mode, int wl, const struct column *col)
+long cell_expected(const struct plan *pl, const struct params *p, int mode, int wl,
+		   const struct column *col)
 {
 	int o = -1;
 
 	if (wl != WL_SEQ)
 		return -1;
 	if (col->kind == COL_BASELINE)
-		o = mach.baseline_order;
+		o = pl->baseline_order;
 	else if (col->kind == COL_ORDER && mode_has_limit(mode))
 		o = col->order;
 	if (o < 0)
 		return -1;
 	return (long)((p->pages + (1UL << o) - 1) >> o);
-}
-
-struct point *point_find(const struct params *p)
-{
-	int i;
-
-	for (i = 0; i < npoints; i++)
-		if (points[i].p.pages == p->pages && points[i].p.density == p->density &&
-		    points[i].p.mix.seq == p->mix.seq && points[i].p.mix.rand == p->mix.rand &&
-		    points[i].p.threads == p->threads)
-			return &points[i];
-	return NULL;
 }

@@ -239,7 +239,7 @@ static void meta(const char *key, const char *v)
 /* The fields after mix (v1 has no threads field). */
 enum { F_THREADS = 7, F_RUN, F_STATUS, F_FAULTS, F_SECONDS, F_NOTE, NR_F };
 
-static void row(char *line)
+static void row(struct plan *pl, char *line)
 {
 	char *f[NR_F], note[NOTE_LEN];
 	struct column cols[MAX_COLS];
@@ -266,13 +266,13 @@ static void row(char *line)
 	if (parse_mix(f[6], &p.mix) < 0 || !p.density || cfg.repeat < 1 || !mach.page ||
 	    p.threads < 1 || p.threads > MAX_THREADS)
 		bad("bad density, mix, threads, repeat or page size");
-	pt = point_find(&p);
+	pt = point_find(pl, &p);
 	if (!pt) {
-		pt = point_new();
+		pt = point_new(pl);
 		pt->p = p;
-		params_derive(&pt->p);
+		params_derive(&cfg, &pt->p);
 	}
-	n = block_columns(mode, wl, cols);
+	n = block_columns(pl, mode, wl, cols);
 	for (k = 0; k < n && strcmp(cols[k].label, f[2]); k++)
 		;
 	if (k == n)
@@ -296,19 +296,21 @@ static void row(char *line)
 }
 
 /* Means and limits of everything read; a column without a line is an error. */
-static void finish(void)
+static void finish(struct plan *pl)
 {
 	struct column cols[MAX_COLS];
 	int i, m, w, k, n;
 
-	for (i = 0; i < npoints; i++)
+	for (i = 0; i < pl->npoints; i++)
 		for (m = 0; m < NR_MODES; m++)
 			for (w = 0; w < NR_WL; w++) {
-				if (!points[i].have[m][w])
+				struct point *pt = &pl->points[i];
+
+				if (!pt->have[m][w])
 					continue;
-				n = block_columns(m, w, cols);
+				n = block_columns(pl, m, w, cols);
 				for (k = 0; k < n; k++) {
-					struct cell *c = &points[i].cells[m][w][k];
+					struct cell *c = &pt->cells[m][w][k];
 
 					if (!c->faults)
 						cell_alloc(c, cfg.repeat);
@@ -317,12 +319,12 @@ static void finish(void)
 						snprintf(c->note, sizeof(c->note), "no data in the raw file");
 					}
 					cell_finish(c);
-					c->expected = cell_expected(&points[i].p, m, w, &cols[k]);
+					c->expected = cell_expected(pl, &pt->p, m, w, &cols[k]);
 				}
 			}
 }
 
-void raw_read(const char *path)
+void raw_read(const char *path, struct plan *pl)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL, *eq;
@@ -332,6 +334,7 @@ void raw_read(const char *path)
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
+	memset(pl, 0, sizeof(*pl));
 	raw_file = path;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		raw_line++;
@@ -344,10 +347,15 @@ void raw_read(const char *path)
 			if (raw_v1)
 				parse_threads(&cfg, "threads", "1");
 		}
-		if (header)
-			row(line);
-		else if (!strcmp(line, raw_v1 ? RAW_HEADER_V1 : RAW_HEADER))
+		if (header) {
+			row(pl, line);
+		} else if (!strcmp(line, raw_v1 ? RAW_HEADER_V1 : RAW_HEADER)) {
+			/* The options and the machine come first: the columns
+			 * of the rows follow from them. */
 			header = 1;
+			machine_derive();
+			plan_init(pl, &cfg, &mach);
+		}
 		else if (!strncmp(line, "# ", 2) && (eq = strchr(line, '=')))
 			*eq = '\0', meta(line + 2, eq + 1);
 	}
@@ -355,8 +363,7 @@ void raw_read(const char *path)
 	fclose(f);
 	if (!header)
 		bad("no header line");
-	machine_derive();
-	finish();
-	if (!npoints)
+	finish(pl);
+	if (!pl->npoints)
 		die("%s: no data", path);
 }

@@ -15,12 +15,13 @@
 
 #include "fabench.h"
 
-static const char *col_tap_name(const struct column *col, char *buf, size_t size)
+static const char *col_tap_name(const struct plan *pl, const struct column *col, char *buf,
+				size_t size)
 {
 	switch (col->kind) {
 	case COL_BASELINE:	return "baseline";
 	case COL_ORDER:		snprintf(buf, size, "order-%d", col->order); return buf;
-	case COL_SPLIT:		snprintf(buf, size, "split-%d/0", mach.max_order); return buf;
+	case COL_SPLIT:		snprintf(buf, size, "split-%d/0", pl->max_order); return buf;
 	case COL_POPULATE_READ:	return "populate-read";
 	case COL_MAP_POPULATE:	return "map-populate";
 	case COL_ADVICE:	return "advice";
@@ -30,21 +31,22 @@ static const char *col_tap_name(const struct column *col, char *buf, size_t size
 	return "?";
 }
 
-static void tap_name(char *buf, size_t size, const struct point *pt, int mode, int wl,
-		     const char *what)
+static void tap_name(char *buf, size_t size, const struct plan *pl, const struct point *pt,
+		     int mode, int wl, const char *what)
 {
 	int n = snprintf(buf, size, "%s %s %s", wl_name(wl), mode_name(mode), what);
 
-	if (npoints > 1 && n > 0 && (size_t)n < size)
+	if (pl->npoints > 1 && n > 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " [pages %lu, density %lu, mix %u:%u",
 			      pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand);
-	if (npoints > 1 && n > 0 && (size_t)n < size && cfg.nthreads > 1)
+	if (pl->npoints > 1 && n > 0 && (size_t)n < size && pl->nthreads > 1)
 		n += snprintf(buf + n, size - (size_t)n, ", threads %u", pt->p.threads);
-	if (npoints > 1 && n > 0 && (size_t)n < size)
+	if (pl->npoints > 1 && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "]");
 }
 
-static void run_cell(struct point *pt, int mode, int wl, int k, const struct column *col)
+static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, int k,
+		     const struct column *col)
 {
 	struct cell *c = &pt->cells[mode][wl][k];
 	const char *why = skip_reason(mode, wl, col);
@@ -54,7 +56,7 @@ static void run_cell(struct point *pt, int mode, int wl, int k, const struct col
 	int r;
 
 	cell_alloc(c, cfg.repeat);
-	c->expected = cell_expected(&pt->p, mode, wl, col);
+	c->expected = cell_expected(pl, &pt->p, mode, wl, col);
 	if (why) {
 		c->status = ST_SKIP;
 		snprintf(c->note, sizeof(c->note), "%s", why);
@@ -80,7 +82,7 @@ static void run_cell(struct point *pt, int mode, int wl, int k, const struct col
 	}
 	raw_cell(&pt->p, mode, wl, col, c);
 
-	tap_name(name, sizeof(name), pt, mode, wl, col_tap_name(col, cb, sizeof(cb)));
+	tap_name(name, sizeof(name), pl, pt, mode, wl, col_tap_name(pl, col, cb, sizeof(cb)));
 	if (c->status == ST_SKIP) {
 		snprintf(dir, sizeof(dir), "SKIP %s", c->note);
 		tap_result(1, name, dir);
@@ -89,7 +91,7 @@ static void run_cell(struct point *pt, int mode, int wl, int k, const struct col
 	}
 }
 
-void run_point(struct point *pt)
+void run_point(const struct plan *pl, struct point *pt)
 {
 	const struct column baseline = { .kind = COL_BASELINE, .order = -1 };
 	struct column cols[MAX_COLS];
@@ -97,7 +99,7 @@ void run_point(struct point *pt)
 	struct sample smp;
 	int m, w, k, n, r;
 
-	print_point(pt);
+	print_point(pl, pt);
 	for (m = 0; m < NR_MODES; m++) {
 		if (!mode_in_point(pt, m))
 			continue;
@@ -107,14 +109,14 @@ void run_point(struct point *pt)
 				continue;
 			/* One unmeasured run to warm caches and the binary. */
 			run_workload(w, &pt->p, m, &baseline, &smp);
-			n = block_columns(m, w, cols);
+			n = block_columns(pl, m, w, cols);
 			for (k = 0; k < n; k++)
-				run_cell(pt, m, w, k, &cols[k]);
-			print_block(pt, m, w);
+				run_cell(pl, pt, m, w, k, &cols[k]);
+			print_block(pl, pt, m, w);
 			if (w == WL_SEQ && mode_has_limit(m)) {
-				r = limit_check(pt, m, msg, sizeof(msg));
+				r = limit_check(pl, pt, m, msg, sizeof(msg));
 				snprintf(msg, sizeof(msg), "%s", "limit");
-				tap_name(name, sizeof(name), pt, m, w, msg);
+				tap_name(name, sizeof(name), pl, pt, m, w, msg);
 				tap_result(r != 0, name,
 					   r < 0 ? "SKIP no column with a known order ran" : NULL);
 			}
@@ -123,17 +125,17 @@ void run_point(struct point *pt)
 }
 
 /* The number of TAP tests the run will print. */
-int count_tests(void)
+int count_tests(const struct plan *pl)
 {
 	struct column cols[MAX_COLS];
 	int i, m, w, n = 0;
 
-	for (i = 0; i < npoints; i++)
+	for (i = 0; i < pl->npoints; i++)
 		for (m = 0; m < NR_MODES; m++)
 			for (w = 0; w < NR_WL; w++) {
-				if (!block_runs(&points[i], m, w))
+				if (!block_runs(&pl->points[i], m, w))
 					continue;
-				n += block_columns(m, w, cols);
+				n += block_columns(pl, m, w, cols);
 				n += w == WL_SEQ && mode_has_limit(m);
 			}
 	return n + (cfg.raw && cfg.tap);

@@ -27,25 +27,6 @@ void stats(const double *v, int n, double *mean, double *sd_pct)
 	*sd_pct = (n > 1 && m != 0) ? 100.0 * sqrt(m2 / (n - 1) / n) / m : 0.0;
 }
 
-void cell_alloc(struct cell *c, int repeat)
-{
-	cell_free(c);
-	memset(c, 0, sizeof(*c));
-	c->expected = -1;
-	c->faults = calloc((size_t)repeat, sizeof(*c->faults));
-	c->nsecs = calloc((size_t)repeat, sizeof(*c->nsecs));
-	if (!c->faults || !c->nsecs)
-		die("out of memory");
-}
-
-void cell_free(struct cell *c)
-{
-	free(c->faults);
-	free(c->nsecs);
-	c->faults = NULL;
-	c->nsecs = NULL;
-}
-
 /* Means and stddevs of a cell that ran. */
 void cell_finish(struct cell *c)
 {

@@ -63,13 +63,13 @@ void print_intro(void)
 	say("\n");
 }
 
-void print_point(const struct point *pt)
+void print_point(const struct plan *pl, const struct point *pt)
 {
 	char threads[32] = "";
 
-	if (cfg.nthreads > 1)
+	if (pl->nthreads > 1)
 		snprintf(threads, sizeof(threads), ", threads %u", pt->p.threads);
-	if (npoints > 1)
+	if (pl->npoints > 1)
 		say("=== sweep point: pages %lu, density 1/%lu, mix seq:rand %u:%u%s\n\n",
 		    pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand, threads);
 }
@@ -201,7 +201,7 @@ static const char *wl_desc(int wl, const struct params *p, char *buf, size_t siz
 }
 
 /* mixed, hint: the per-mapping split against every single order. */
-static void print_split(const struct point *pt)
+static void print_split(const struct plan *pl, const struct point *pt)
 {
 	const struct cell *cs = pt->cells[MODE_HINT][WL_MIXED];
 	const struct cell *sp, *ref = pt->cells[MODE_GLOBAL][WL_MIXED];
@@ -210,8 +210,8 @@ static void print_split(const struct point *pt)
 	char line[2048], cb[64];
 	int i, len, n, b;
 
-	n = block_columns(MODE_GLOBAL, WL_MIXED, cols);
-	sp = &cs[block_column_index(MODE_HINT, WL_MIXED, COL_SPLIT)];
+	n = block_columns(pl, MODE_GLOBAL, WL_MIXED, cols);
+	sp = &cs[block_column_index(pl, MODE_HINT, WL_MIXED, COL_SPLIT)];
 	if (!block_runs(pt, MODE_GLOBAL, WL_MIXED) || fastest(ref, cols, n, COL_ORDER) < 0) {
 		ref = cs;
 		refname = "hint, both mappings";
@@ -233,7 +233,7 @@ static void print_split(const struct point *pt)
 		say("mixed: per-mapping hints (seq %d, rand 0): %.9f s ( +-%6.2f%% ), %.0f faults;"
 		    " best single order (%s) %s: %.9f s ( +-%6.2f%% ), %.0f faults;"
 		    " time %+.1f%%, faults %+.1f%%\n",
-		    mach.max_order, sp->tmean, sp->tsd, sp->fmean, refname, cols[b].label,
+		    pl->max_order, sp->tmean, sp->tsd, sp->fmean, refname, cols[b].label,
 		    ref[b].tmean, ref[b].tsd, ref[b].fmean, pct_change(sp, &ref[b]),
 		    100.0 * (sp->fmean - ref[b].fmean) / ref[b].fmean);
 	else
@@ -243,9 +243,10 @@ static void print_split(const struct point *pt)
 }
 
 /* The best global order of @wl at this point, -1 with @why when none ran. */
-static int best_global(const struct point *pt, int wl, struct column *cols, const char **why)
+static int best_global(const struct plan *pl, const struct point *pt, int wl,
+		       struct column *cols, const char **why)
 {
-	int n = block_columns(MODE_GLOBAL, wl, cols), b, i;
+	int n = block_columns(pl, MODE_GLOBAL, wl, cols), b, i;
 
 	*why = "global mode not run";
 	if (!block_runs(pt, MODE_GLOBAL, wl))
@@ -265,17 +266,17 @@ static int best_global(const struct point *pt, int wl, struct column *cols, cons
 
 /* auto: one line per workload in the fixed form of docs/benchmarks.md (the
  * programs' report prints the same), then madv-auto's. */
-static void print_auto(const struct point *pt, int wl)
+static void print_auto(const struct plan *pl, const struct point *pt, int wl)
 {
 	static const enum col_kind kinds[] = { COL_AUTO_PROCESS, COL_AUTO_MAPPING };
 	static const char *const names[] = { "auto", "madv-auto" };
 	const struct cell *cs = pt->cells[MODE_AUTO][wl], *g = pt->cells[MODE_GLOBAL][wl];
 	struct column gc[MAX_COLS];
 	const char *why;
-	int k, b = best_global(pt, wl, gc, &why);
+	int k, b = best_global(pl, pt, wl, gc, &why);
 
 	for (k = 0; k < 2; k++) {
-		const struct cell *a = &cs[block_column_index(MODE_AUTO, wl, kinds[k])];
+		const struct cell *a = &cs[block_column_index(pl, MODE_AUTO, wl, kinds[k])];
 
 		if (a->status != ST_RAN)
 			say("%s: %s %s not measured (%s)\n", names[k], wl_name(wl), cfg.guest,
@@ -288,9 +289,9 @@ static void print_auto(const struct point *pt, int wl)
 			    wl_name(wl), cfg.guest, pct_change(a, &g[b]), gc[b].order, a->tsd);
 	}
 	if (wl == WL_MIXED) {
-		const struct cell *a = &cs[block_column_index(MODE_AUTO, wl, COL_AUTO_PROCESS)];
+		const struct cell *a = &cs[block_column_index(pl, MODE_AUTO, wl, COL_AUTO_PROCESS)];
 		const struct cell *sp = &pt->cells[MODE_HINT][WL_MIXED]
-			[block_column_index(MODE_HINT, WL_MIXED, COL_SPLIT)];
+			[block_column_index(pl, MODE_HINT, WL_MIXED, COL_SPLIT)];
 
 		char line[512];
 		int len;
@@ -304,7 +305,7 @@ static void print_auto(const struct point *pt, int wl)
 			return;
 		}
 		len = snprintf(line, sizeof(line), "mixed auto: %s %+.1f%% vs hand-tuned split seq=%d/rand=0",
-			       cfg.guest, pct_change(a, sp), mach.max_order);
+			       cfg.guest, pct_change(a, sp), pl->max_order);
 		if (b >= 0)
 			snprintf(line + len, sizeof(line) - (size_t)len,
 				 ", %+.1f%% vs best single global order %d", pct_change(a, &g[b]),
@@ -316,12 +317,13 @@ static void print_auto(const struct point *pt, int wl)
 /* seq: 1 when every column with a known limit took exactly ceil(pages /
  * 2^order) faults in every run, 0 when one did not, -1 when none had a
  * known limit; @msg says which. */
-int limit_check(const struct point *pt, int mode, char *msg, size_t size)
+int limit_check(const struct plan *pl, const struct point *pt, int mode, char *msg,
+		size_t size)
 {
 	const struct cell *cs = pt->cells[mode][WL_SEQ];
 	struct column cols[MAX_COLS];
 	char bad_cols[1024] = "";
-	int i, n = block_columns(mode, WL_SEQ, cols), checked = 0, bad = 0, len = 0, m = 0;
+	int i, n = block_columns(pl, mode, WL_SEQ, cols), checked = 0, bad = 0, len = 0, m = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct cell *c = &cs[i];
@@ -354,11 +356,11 @@ int limit_check(const struct point *pt, int mode, char *msg, size_t size)
 	return !checked ? -1 : !bad;
 }
 
-void print_block(const struct point *pt, int mode, int wl)
+void print_block(const struct plan *pl, const struct point *pt, int mode, int wl)
 {
 	const struct cell *cs = pt->cells[mode][wl];
 	struct column cols[MAX_COLS];
-	int n = block_columns(mode, wl, cols), i;
+	int n = block_columns(pl, mode, wl, cols), i;
 	char desc[256], msg[2048];
 
 	print_header(mode, cols, n);
@@ -379,18 +381,18 @@ void print_block(const struct point *pt, int mode, int wl)
 		const struct point *p1;
 
 		one.threads = 1;
-		p1 = point_find(&one);
+		p1 = point_find(pl, &one);
 		if (p1 && block_runs(p1, mode, wl))
 			print_row(" x time of 1 thread", cs, n, ROW_SCALE,
 				  p1->cells[mode][wl]);
 	}
 	if (mode == MODE_HINT && wl == WL_MIXED)
-		print_split(pt);
+		print_split(pl, pt);
 	if (mode == MODE_AUTO)
-		print_auto(pt, wl);
+		print_auto(pl, pt, wl);
 	say("\n");
 	if (wl == WL_SEQ && mode_has_limit(mode)) {
-		limit_check(pt, mode, msg, sizeof(msg));
+		limit_check(pl, pt, mode, msg, sizeof(msg));
 		say("%s\n", msg);
 	}
 }
@@ -406,20 +408,22 @@ int mode_in_point(const struct point *pt, int mode)
 }
 
 /* Every table of data read back, in the order a run prints them. */
-void print_all(void)
+void print_all(const struct plan *pl)
 {
 	int i, m, w;
 
 	print_intro();
-	for (i = 0; i < npoints; i++) {
-		print_point(&points[i]);
+	for (i = 0; i < pl->npoints; i++) {
+		const struct point *pt = &pl->points[i];
+
+		print_point(pl, pt);
 		for (m = 0; m < NR_MODES; m++) {
-			if (!mode_in_point(&points[i], m))
+			if (!mode_in_point(pt, m))
 				continue;
-			print_mode(&points[i], m);
+			print_mode(pt, m);
 			for (w = 0; w < NR_WL; w++)
-				if (block_runs(&points[i], m, w))
-					print_block(&points[i], m, w);
+				if (block_runs(pt, m, w))
+					print_block(pl, pt, m, w);
 		}
 	}
 }

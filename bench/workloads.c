@@ -377,27 +377,28 @@ static int write_pattern(int fd, size_t len, unsigned seedbyte)
 }
 
 /* The data file, large enough for every point, and the small files. */
-void setup_files(void)
+void setup_files(const struct plan *pl)
 {
 	unsigned long data_pages = 1, files = 0, i;
 	uint64_t seed = 0xf11e5ULL;
 	char path[PATH_MAX + 32];
 	int fd, pt, m;
 
-	for (pt = 0; pt < npoints; pt++) {
-		const struct params *p = &points[pt].p;
+	for (pt = 0; pt < pl->npoints; pt++) {
+		const struct point *pp = &pl->points[pt];
+		const struct params *p = &pp->p;
 
 		if (data_pages < p->pages * 2)
 			data_pages = p->pages * 2;
 		if (data_pages < p->touch_pages)
 			data_pages = p->touch_pages;
 		for (m = 0; m < NR_MODES; m++) {
-			if (points[pt].have[m][WL_SMALL] && files < p->files)
+			if (pp->have[m][WL_SMALL] && files < p->files)
 				files = p->files;
 			/* The threaded workloads read pages per thread. */
-			if ((points[pt].have[m][WL_MT_SLICES] ||
-			     points[pt].have[m][WL_MT_INTERLEAVED] ||
-			     points[pt].have[m][WL_MT_SEPARATE]) &&
+			if ((pp->have[m][WL_MT_SLICES] ||
+			     pp->have[m][WL_MT_INTERLEAVED] ||
+			     pp->have[m][WL_MT_SEPARATE]) &&
 			    data_pages < p->pages * p->threads)
 				data_pages = p->pages * p->threads;
 		}
