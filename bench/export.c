@@ -51,25 +51,27 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void print_meta(FILE *f, const char *prefix)
+void print_meta(const struct report *rep, FILE *f, const char *prefix)
 {
+	const struct machine *m = rep->mach;
+	const struct config *cfg = rep->cfg;
 	char dflt[32] = "unknown";
 	int i;
 
-	if (mach.knob_orig >= 0)
-		snprintf(dflt, sizeof(dflt), "%lld bytes", mach.knob_orig);
+	if (m->knob_orig >= 0)
+		snprintf(dflt, sizeof(dflt), "%lld bytes", m->knob_orig);
 	fprintf(f, "%skernel %s %s, page size %zu, MMU %s, max order %d%s, feature %s,"
-		" system default %s (%s), repeat %d, pages ", prefix, mach.kernel, mach.arch,
-		mach.page, mach.mmu, mach.max_order, mach.max_order_guessed ? " (guessed)" : "",
-		mach.supported ? "yes" : "no", dflt, mach.knob[0] ? mach.knob : "no knob",
-		cfg.repeat);
-	for (i = 0; i < cfg.npages; i++)
-		fprintf(f, "%s%lu", i ? "," : "", cfg.pages[i]);
-	if (cfg.nthreads > 1 || cfg.threads[0] > 1)
-		for (i = 0; i < cfg.nthreads; i++)
-			fprintf(f, "%s%u", i ? "," : ", threads ", cfg.threads[i]);
-	fprintf(f, ", guest %s%s\n", cfg.guest, mach.emulated == EMU_MTTCG ?
-		", emulated (MTTCG, wall time)" : mach.emulated ? ", emulated" : "");
+		" system default %s (%s), repeat %d, pages ", prefix, m->kernel, m->arch,
+		m->page, m->mmu, m->max_order, m->max_order_guessed ? " (guessed)" : "",
+		m->supported ? "yes" : "no", dflt, m->knob[0] ? m->knob : "no knob",
+		cfg->repeat);
+	for (i = 0; i < cfg->npages; i++)
+		fprintf(f, "%s%lu", i ? "," : "", cfg->pages[i]);
+	if (cfg->nthreads > 1 || cfg->threads[0] > 1)
+		for (i = 0; i < cfg->nthreads; i++)
+			fprintf(f, "%s%u", i ? "," : ", threads ", cfg->threads[i]);
+	fprintf(f, ", guest %s%s\n", cfg->guest, m->emulated == EMU_MTTCG ?
+		", emulated (MTTCG, wall time)" : m->emulated ? ", emulated" : "");
 }
 
 typedef void cell_fn(void *arg, const struct params *p, int mode, int wl,
@@ -134,14 +136,14 @@ static void csv_cell(void *arg, const struct params *p, int mode, int wl,
 	fputc('\n', f);
 }
 
-void write_csv(const struct plan *pl, const char *path)
+void write_csv(const struct report *rep, const char *path)
 {
 	FILE *f = open_out(path);
 
-	print_meta(f, "# ");
+	print_meta(rep, f, "# ");
 	fprintf(f, "mode,workload,column,order,status,runs,pages,faults_mean,faults_stddev_pct,"
 		"time_mean_s,time_stddev_pct,time_chg_pct,faults_expected,density,mix,threads,note\n");
-	for_each_cell(pl, csv_cell, f);
+	for_each_cell(rep->plan, csv_cell, f);
 	close_out(f, path);
 }
 
@@ -182,26 +184,27 @@ static void json_cell(void *arg, const struct params *p, int mode, int wl,
 	js->first = 0;
 }
 
-void write_json(const struct plan *pl, const char *path)
+void write_json(const struct report *rep, const char *path)
 {
+	const struct machine *m = rep->mach;
 	struct json_state js = { .f = open_out(path), .first = 1 };
 	FILE *f = js.f;
 
 	fprintf(f, "{\n  \"kernel\": ");
-	json_string(f, mach.kernel);
+	json_string(f, m->kernel);
 	fprintf(f, ",\n  \"machine\": ");
-	json_string(f, mach.arch);
+	json_string(f, m->arch);
 	fprintf(f, ",\n  \"guest\": ");
-	json_string(f, cfg.guest);
-	fprintf(f, ",\n  \"page_size\": %zu,\n  \"mmu\": ", mach.page);
-	json_string(f, mach.mmu);
+	json_string(f, rep->cfg->guest);
+	fprintf(f, ",\n  \"page_size\": %zu,\n  \"mmu\": ", m->page);
+	json_string(f, m->mmu);
 	fprintf(f, ",\n  \"max_order\": %d,\n  \"max_order_guessed\": %s,\n"
 		"  \"feature\": %s,\n  \"system_default_bytes\": %lld,\n"
 		"  \"emulated\": %s,\n  \"repeat\": %d,\n  \"results\": [",
-		mach.max_order, mach.max_order_guessed ? "true" : "false",
-		mach.supported ? "true" : "false", mach.knob_orig,
-		mach.emulated ? "true" : "false", cfg.repeat);
-	for_each_cell(pl, json_cell, &js);
+		m->max_order, m->max_order_guessed ? "true" : "false",
+		m->supported ? "true" : "false", m->knob_orig,
+		m->emulated ? "true" : "false", rep->cfg->repeat);
+	for_each_cell(rep->plan, json_cell, &js);
 	fprintf(f, "\n  ]\n}\n");
 	close_out(f, path);
 }

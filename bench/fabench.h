@@ -134,6 +134,7 @@ struct config {
 	int norders;			/* 0: the default list */
 	int all_orders;			/* --orders all: 0..max */
 	const char *guest;
+	char guest_read[64];		/* --from-raw: the raw data's guest */
 	const char *dir;
 	const char *csv, *json, *raw, *tables, *from_raw;
 	int tap;
@@ -163,7 +164,22 @@ enum { EMU_NONE, EMU_ICOUNT, EMU_MTTCG };
 extern struct config cfg;
 extern struct machine mach;
 
+/* What the tables and exports read: a run's results, or raw data's. */
+struct report {
+	const struct config *cfg;
+	const struct machine *mach;
+	const struct plan *plan;
+	char header[2048];		/* the column labels printed last */
+};
+
+/* --raw: where the runner writes every run. */
+struct raw_out {
+	FILE *f;			/* NULL: no --raw */
+	const char *path;
+};
+
 /* output.c */
+void output_tap(int on);
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void tap_plan(int n);
@@ -197,6 +213,7 @@ void plan_free(struct plan *pl);
 struct point *point_new(struct plan *pl);
 struct point *point_find(const struct plan *pl, const struct params *p);
 int block_runs(const struct point *pt, int mode, int wl);
+int mode_in_point(const struct point *pt, int mode);
 int block_columns(const struct plan *pl, int mode, int wl, struct column *cols);
 int block_column_index(const struct plan *pl, int mode, int wl, enum col_kind kind);
 long cell_expected(const struct plan *pl, const struct params *p, int mode, int wl,
@@ -206,7 +223,7 @@ void cell_free(struct cell *c);
 
 /* knobs.c */
 void probe_machine(void);
-void machine_derive(void);
+void machine_derive(struct machine *m);
 void probe_features(int datafd);
 int write_knob(long long bytes);
 void restore_knob(void);
@@ -253,33 +270,34 @@ int fastest(const struct cell *cs, const struct column *cols, int n,
 	    enum col_kind kind);
 
 /* run.c */
-void run_point(const struct plan *pl, struct point *pt);
+void run_point(const struct plan *pl, struct point *pt, struct report *rep,
+	       struct raw_out *raw);
 int count_tests(const struct plan *pl);
 void check_raw_roundtrip(const char *exe);
 
 /* table.c */
-void print_intro(void);
-void print_point(const struct plan *pl, const struct point *pt);
-void print_mode(const struct point *pt, int mode);
-void print_block(const struct plan *pl, const struct point *pt, int mode, int wl);
+void print_intro(const struct report *rep);
+void print_point(const struct report *rep, const struct point *pt);
+void print_mode(struct report *rep, int mode);
+void print_block(struct report *rep, const struct point *pt, int mode, int wl);
 int limit_check(const struct plan *pl, const struct point *pt, int mode, char *msg,
 		size_t size);
-int mode_in_point(const struct point *pt, int mode);
-void print_all(const struct plan *pl);
+void print_all(struct report *rep);
 
 /* export.c */
-void write_csv(const struct plan *pl, const char *path);
-void write_json(const struct plan *pl, const char *path);
+void write_csv(const struct report *rep, const char *path);
+void write_json(const struct report *rep, const char *path);
 FILE *open_out(const char *path);
 void close_out(FILE *f, const char *path);
 void csv_string(FILE *f, const char *s);
-void print_meta(FILE *f, const char *prefix);
+void print_meta(const struct report *rep, FILE *f, const char *prefix);
 
 /* raw.c */
-void raw_open(const char *path);
-void raw_cell(const struct params *p, int mode, int wl, const struct column *col,
-	      const struct cell *c);
-void raw_close(void);
-void raw_read(const char *path, struct plan *pl);
+void raw_open(struct raw_out *ro, const char *path, const struct config *cfg,
+	      const struct machine *m);
+void raw_cell(struct raw_out *ro, const struct params *p, int mode, int wl,
+	      const struct column *col, const struct cell *c);
+void raw_close(struct raw_out *ro);
+void raw_read(const char *path, struct config *cfg, struct machine *m, struct plan *pl);
 
 #endif /* FABENCH_H */

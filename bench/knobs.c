@@ -193,18 +193,18 @@ void probe_machine(void)
 	else if (access(DEBUGFS_BYTES, F_OK) == 0)
 		snprintf(mach.knob, sizeof(mach.knob), "%s", DEBUGFS_BYTES);
 	mach.knob_orig = read_knob();
-	machine_derive();
+	machine_derive(&mach);
 	mach.knobs_allowed = geteuid() == 0 &&
 			     (cfg.allow_knobs || cmdline_has("faultaround.test"));
 }
 
 /* What follows from the probed (or read back) facts. */
-void machine_derive(void)
+void machine_derive(struct machine *m)
 {
-	mach.baseline_order = -1;
-	if (mach.knob_orig >= 0 && mach.page)
-		mach.baseline_order = mach.knob_orig < (long long)mach.page ? 0 :
-			ilog2ull((unsigned long long)mach.knob_orig / mach.page);
+	m->baseline_order = -1;
+	if (m->knob_orig >= 0 && m->page)
+		m->baseline_order = m->knob_orig < (long long)m->page ? 0 :
+			ilog2ull((unsigned long long)m->knob_orig / m->page);
 }
 
 static int prctl_auto(int on)

@@ -78,7 +78,7 @@ static void parse_args(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			usage(0);
 		else if (!strcmp(a, "--tap"))
-			cfg.tap = 1, takes = 0;
+			output_tap(cfg.tap = 1), takes = 0;
 		else if (!strcmp(a, "--allow-knobs"))
 			cfg.allow_knobs = 1, takes = 0;
 		else if (!strcmp(a, "--print-page-size"))
@@ -199,7 +199,7 @@ static void on_signal(int sig)
 }
 
 /* --tables, --csv, --json: of a run or of raw data read back. */
-static void write_outputs(const struct plan *pl)
+static void write_outputs(const struct report *rep)
 {
 	size_t len;
 	const char *text = tables_text(&len);
@@ -211,9 +211,9 @@ static void write_outputs(const struct plan *pl)
 		close_out(f, cfg.tables);
 	}
 	if (cfg.csv)
-		write_csv(pl, cfg.csv);
+		write_csv(rep, cfg.csv);
 	if (cfg.json)
-		write_json(pl, cfg.json);
+		write_json(rep, cfg.json);
 }
 
 static int any_error(const struct plan *pl)
@@ -233,15 +233,17 @@ static int any_error(const struct plan *pl)
 int main(int argc, char **argv)
 {
 	struct plan plan;
+	struct report rep = { .cfg = &cfg, .mach = &mach, .plan = &plan };
+	struct raw_out raw = { .f = NULL };
 	int i, rc;
 
 	if (argc == 4 && !strcmp(argv[1], EXEC_CHILD_ARG))
 		return exec_child(argv[2], argv[3]);
 	parse_args(argc, argv);
 	if (cfg.from_raw) {
-		raw_read(cfg.from_raw, &plan);
-		print_all(&plan);
-		write_outputs(&plan);
+		raw_read(cfg.from_raw, &cfg, &mach, &plan);
+		print_all(&rep);
+		write_outputs(&rep);
 		plan_free(&plan);
 		return 0;
 	}
@@ -259,7 +261,7 @@ int main(int argc, char **argv)
 	settings_reset();
 
 	tap_plan(count_tests(&plan));
-	print_intro();
+	print_intro(&rep);
 	setup_files(&plan);
 	/*
 	 * The probe sets a hint and a process default, which turns the
@@ -269,15 +271,15 @@ int main(int argc, char **argv)
 	if (!cfg.modes[MODE_COST])
 		probe_features(data_fd());
 	if (cfg.raw)
-		raw_open(cfg.raw);
+		raw_open(&raw, cfg.raw, &cfg, &mach);
 	for (i = 0; i < plan.npoints; i++)
-		run_point(&plan, &plan.points[i]);
+		run_point(&plan, &plan.points[i], &rep, &raw);
 	restore_knob();
 	if (knob_dirty())
 		fprintf(stderr, "fabench: WARNING: could not restore %s to %lld\n",
 			mach.knob, mach.knob_orig);
-	raw_close();
-	write_outputs(&plan);
+	raw_close(&raw);
+	write_outputs(&rep);
 	if (cfg.raw && cfg.tap)
 		check_raw_roundtrip(self_exe());
 	rc = any_error(&plan) || tap_failures();

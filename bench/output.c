@@ -14,7 +14,7 @@
 static FILE *copy;
 static char *copy_buf;
 static size_t copy_len;
-static int tap_n, tap_failed;
+static int tap, tap_n, tap_failed;
 
 void say(const char *fmt, ...)
 {
@@ -31,7 +31,7 @@ void say(const char *fmt, ...)
 		copy = open_memstream(&copy_buf, &copy_len);
 	if (copy)
 		fputs(buf, copy);
-	if (!cfg.tap) {
+	if (!tap) {
 		fputs(buf, stdout);
 	} else {
 		/* TAP: human output becomes diagnostics. */
@@ -48,7 +48,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs(cfg.tap ? "Bail out! fabench: " : "fabench: ", stdout);
+	fputs(tap ? "Bail out! fabench: " : "fabench: ", stdout);
 	va_start(ap, fmt);
 	vfprintf(stdout, fmt, ap);
 	va_end(ap);
@@ -68,9 +68,15 @@ const char *tables_text(size_t *len)
 	return copy_buf;
 }
 
+/* With @on, results are TAP and the human text its diagnostics. */
+void output_tap(int on)
+{
+	tap = on;
+}
+
 void tap_plan(int n)
 {
-	if (!cfg.tap)
+	if (!tap)
 		return;
 	printf("TAP version 13\n1..%d\n", n);
 	fflush(stdout);
@@ -78,7 +84,7 @@ void tap_plan(int n)
 
 void tap_result(int ok, const char *name, const char *directive)
 {
-	if (!cfg.tap)
+	if (!tap)
 		return;
 	tap_failed += !ok;
 	printf("%sok %d %s%s%s\n", ok ? "" : "not ", ++tap_n, name,

@@ -292,6 +292,17 @@ int block_runs(const struct point *pt, int mode, int wl)
 	return pt->have[mode][wl];
 }
 
+/* The point has a block of @mode. */
+int mode_in_point(const struct point *pt, int mode)
+{
+	int w;
+
+	for (w = 0; w < NR_WL; w++)
+		if (block_runs(pt, mode, w))
+			return 1;
+	return 0;
+}
+
 static void add(struct column *cols, int *n, enum col_kind kind, const char *label)
 {
 	cols[*n].kind = kind;

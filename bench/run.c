@@ -46,7 +46,7 @@ static void tap_name(char *buf, size_t size, const struct plan *pl, const struct
 }
 
 static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, int k,
-		     const struct column *col)
+		     const struct column *col, struct raw_out *raw)
 {
 	struct cell *c = &pt->cells[mode][wl][k];
 	const char *why = skip_reason(mode, wl, col);
@@ -80,7 +80,7 @@ static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, 
 			restore_knob();
 		cell_finish(c);
 	}
-	raw_cell(&pt->p, mode, wl, col, c);
+	raw_cell(raw, &pt->p, mode, wl, col, c);
 
 	tap_name(name, sizeof(name), pl, pt, mode, wl, col_tap_name(pl, col, cb, sizeof(cb)));
 	if (c->status == ST_SKIP) {
@@ -91,7 +91,8 @@ static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, 
 	}
 }
 
-void run_point(const struct plan *pl, struct point *pt)
+void run_point(const struct plan *pl, struct point *pt, struct report *rep,
+	       struct raw_out *raw)
 {
 	const struct column baseline = { .kind = COL_BASELINE, .order = -1 };
 	struct column cols[MAX_COLS];
@@ -99,11 +100,11 @@ void run_point(const struct plan *pl, struct point *pt)
 	struct sample smp;
 	int m, w, k, n, r;
 
-	print_point(pl, pt);
+	print_point(rep, pt);
 	for (m = 0; m < NR_MODES; m++) {
 		if (!mode_in_point(pt, m))
 			continue;
-		print_mode(pt, m);
+		print_mode(rep, m);
 		for (w = 0; w < NR_WL; w++) {
 			if (!block_runs(pt, m, w))
 				continue;
@@ -111,8 +112,8 @@ void run_point(const struct plan *pl, struct point *pt)
 			run_workload(w, &pt->p, m, &baseline, &smp);
 			n = block_columns(pl, m, w, cols);
 			for (k = 0; k < n; k++)
-				run_cell(pl, pt, m, w, k, &cols[k]);
-			print_block(pl, pt, m, w);
+				run_cell(pl, pt, m, w, k, &cols[k], raw);
+			print_block(rep, pt, m, w);
 			if (w == WL_SEQ && mode_has_limit(m)) {
 				r = limit_check(pl, pt, m, msg, sizeof(msg));
 				snprintf(msg, sizeof(msg), "%s", "limit");

@@ -27,54 +27,54 @@
 	" with the host's other load in them, not hardware time; the hash MMU's hcalls" \
 	" run in qemu; fault counts are exact"
 
-static const char *caveat(void)
+static const char *caveat(const struct machine *m)
 {
-	return mach.emulated == EMU_MTTCG ? MTTCG_CAVEAT : QEMU_CAVEAT;
+	return m->emulated == EMU_MTTCG ? MTTCG_CAVEAT : QEMU_CAVEAT;
 }
 
-static char last_header[2048];
-
-void print_intro(void)
+void print_intro(const struct report *rep)
 {
+	const struct machine *m = rep->mach;
+	const struct config *cfg = rep->cfg;
 	char meta[1024] = "";
 	FILE *mf = fmemopen(meta, sizeof(meta), "w");
 
 	say("fabench: fault-around orders, minor faults and time per cell; mean of %d run(s),\n"
 	    "stddev = standard deviation of the mean in %% of the mean (as perf stat --repeat)\n",
-	    cfg.repeat);
+	    cfg->repeat);
 	if (mf) {
-		print_meta(mf, "");
+		print_meta(rep, mf, "");
 		fclose(mf);
 		say("%s", meta);
 	}
-	if (mach.emulated == EMU_MTTCG)
+	if (m->emulated == EMU_MTTCG)
 		say("NOTE: times are host wall time of qemu TCG with parallel vCPUs (MTTCG, no -icount):"
 		    " noisy; compare columns, not machines\n");
-	else if (mach.emulated)
+	else if (m->emulated)
 		say("NOTE: absolute times are emulated (qemu TCG with -icount): compare columns, not machines\n");
-	if (mach.emulated == EMU_ICOUNT && mach.icount_shift)
+	if (m->emulated == EMU_ICOUNT && m->icount_shift)
 		say("NOTE: qemu ran with -icount shift=%d (an instruction is %d ns of guest time);"
 		    " times are divided by %d, so a nanosecond here is still one instruction\n",
-		    mach.icount_shift, 1 << mach.icount_shift, 1 << mach.icount_shift);
-	if (!mach.supported && (cfg.modes[MODE_HINT] || cfg.modes[MODE_AUTO]))
+		    m->icount_shift, 1 << m->icount_shift, 1 << m->icount_shift);
+	if (!m->supported && (cfg->modes[MODE_HINT] || cfg->modes[MODE_AUTO]))
 		say("NOTE: no per-VMA fault-around support in this kernel: hint and auto cells are skipped\n");
-	if (cfg.modes[MODE_GLOBAL] && !mach.knobs_allowed)
+	if (cfg->modes[MODE_GLOBAL] && !m->knobs_allowed)
 		say("NOTE: global mode leaves the system default alone here: only its Baseline runs\n");
 	say("\n");
 }
 
-void print_point(const struct plan *pl, const struct point *pt)
+void print_point(const struct report *rep, const struct point *pt)
 {
 	char threads[32] = "";
 
-	if (pl->nthreads > 1)
+	if (rep->plan->nthreads > 1)
 		snprintf(threads, sizeof(threads), ", threads %u", pt->p.threads);
-	if (pl->npoints > 1)
+	if (rep->plan->npoints > 1)
 		say("=== sweep point: pages %lu, density 1/%lu, mix seq:rand %u:%u%s\n\n",
 		    pt->p.pages, pt->p.density, pt->p.mix.seq, pt->p.mix.rand, threads);
 }
 
-void print_mode(const struct point *pt, int mode)
+void print_mode(struct report *rep, int mode)
 {
 	static const char *const what[NR_MODES] = {
 		[MODE_GLOBAL] = "the order is the system default (all mappings)",
@@ -85,9 +85,8 @@ void print_mode(const struct point *pt, int mode)
 		[MODE_COST] = "no hint, system default untouched (stock vs patched cost)",
 	};
 
-	(void)pt;
 	say("== mode %s: %s\n", mode_name(mode), what[mode]);
-	last_header[0] = '\0';
+	rep->header[0] = '\0';
 }
 
 static void trim(char *line, int len)
@@ -97,7 +96,7 @@ static void trim(char *line, int len)
 }
 
 /* The column labels, again whenever they change within a mode. */
-static void print_header(int mode, const struct column *cols, int n)
+static void print_header(struct report *rep, int mode, const struct column *cols, int n)
 {
 	static const char *const first[NR_MODES] = {
 		[MODE_GLOBAL] = "FAULT_AROUND_ORDER", [MODE_HINT] = "FAULT_AROUND_ORDER",
@@ -111,11 +110,11 @@ static void print_header(int mode, const struct column *cols, int n)
 	for (i = 0; i < n; i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "%-*s", CW, cols[i].label);
 	trim(line, len);
-	if (!strcmp(line, last_header))
+	if (!strcmp(line, rep->header))
 		return;
-	snprintf(last_header, sizeof(last_header), "%s", line);
-	if (mach.emulated)
-		say("%s\n", caveat());
+	snprintf(rep->header, sizeof(rep->header), "%s", line);
+	if (rep->mach->emulated)
+		say("%s\n", caveat(rep->mach));
 	say("%s\n", line);
 }
 
@@ -166,7 +165,8 @@ static void print_row(const char *label, const struct cell *cs, int n, enum row 
 	say("%s\n", line);
 }
 
-static const char *wl_desc(int wl, const struct params *p, char *buf, size_t size)
+static const char *wl_desc(const struct config *cfg, int wl, const struct params *p,
+			   char *buf, size_t size)
 {
 	switch (wl) {
 	case WL_SEQ:
@@ -182,7 +182,8 @@ static const char *wl_desc(int wl, const struct params *p, char *buf, size_t siz
 			 p->touch_pages);
 		break;
 	case WL_EXEC:
-		snprintf(buf, size, "%lu fork+exec, each touches %lu pages", cfg.execs, cfg.child_pages);
+		snprintf(buf, size, "%lu fork+exec, each touches %lu pages", cfg->execs,
+			 cfg->child_pages);
 		break;
 	case WL_SMALL:
 		snprintf(buf, size, "mmap and read %lu files of 512B-128K", p->files);
@@ -266,11 +267,13 @@ static int best_global(const struct plan *pl, const struct point *pt, int wl,
 
 /* auto: one line per workload in the fixed form of docs/benchmarks.md (the
  * programs' report prints the same), then madv-auto's. */
-static void print_auto(const struct plan *pl, const struct point *pt, int wl)
+static void print_auto(const struct report *rep, const struct point *pt, int wl)
 {
 	static const enum col_kind kinds[] = { COL_AUTO_PROCESS, COL_AUTO_MAPPING };
 	static const char *const names[] = { "auto", "madv-auto" };
 	const struct cell *cs = pt->cells[MODE_AUTO][wl], *g = pt->cells[MODE_GLOBAL][wl];
+	const struct plan *pl = rep->plan;
+	const char *guest = rep->cfg->guest;
 	struct column gc[MAX_COLS];
 	const char *why;
 	int k, b = best_global(pl, pt, wl, gc, &why);
@@ -279,14 +282,14 @@ static void print_auto(const struct plan *pl, const struct point *pt, int wl)
 		const struct cell *a = &cs[block_column_index(pl, MODE_AUTO, wl, kinds[k])];
 
 		if (a->status != ST_RAN)
-			say("%s: %s %s not measured (%s)\n", names[k], wl_name(wl), cfg.guest,
+			say("%s: %s %s not measured (%s)\n", names[k], wl_name(wl), guest,
 			    a->note[0] ? a->note : "error");
 		else if (b < 0)
 			say("%s: %s %s not compared with a fixed order (%s)\n", names[k],
-			    wl_name(wl), cfg.guest, why);
+			    wl_name(wl), guest, why);
 		else
 			say("%s: %s %s %+.1f%% vs best fixed order %d (stddev %.1f%%)\n", names[k],
-			    wl_name(wl), cfg.guest, pct_change(a, &g[b]), gc[b].order, a->tsd);
+			    wl_name(wl), guest, pct_change(a, &g[b]), gc[b].order, a->tsd);
 	}
 	if (wl == WL_MIXED) {
 		const struct cell *a = &cs[block_column_index(pl, MODE_AUTO, wl, COL_AUTO_PROCESS)];
@@ -299,13 +302,13 @@ static void print_auto(const struct plan *pl, const struct point *pt, int wl)
 		if (a->status != ST_RAN)
 			return;
 		if (!block_runs(pt, MODE_HINT, WL_MIXED) || sp->status != ST_RAN || sp->tmean <= 0) {
-			say("mixed auto: %s not compared with the per-mapping split (%s)\n", cfg.guest,
+			say("mixed auto: %s not compared with the per-mapping split (%s)\n", guest,
 			    !block_runs(pt, MODE_HINT, WL_MIXED) ? "hint mode not run" :
 			    sp->status != ST_RAN ? sp->note : "no time measured: clock too coarse?");
 			return;
 		}
 		len = snprintf(line, sizeof(line), "mixed auto: %s %+.1f%% vs hand-tuned split seq=%d/rand=0",
-			       cfg.guest, pct_change(a, sp), pl->max_order);
+			       guest, pct_change(a, sp), pl->max_order);
 		if (b >= 0)
 			snprintf(line + len, sizeof(line) - (size_t)len,
 				 ", %+.1f%% vs best single global order %d", pct_change(a, &g[b]),
@@ -356,15 +359,16 @@ int limit_check(const struct plan *pl, const struct point *pt, int mode, char *m
 	return !checked ? -1 : !bad;
 }
 
-void print_block(const struct plan *pl, const struct point *pt, int mode, int wl)
+void print_block(struct report *rep, const struct point *pt, int mode, int wl)
 {
 	const struct cell *cs = pt->cells[mode][wl];
 	struct column cols[MAX_COLS];
-	int n = block_columns(pl, mode, wl, cols), i;
+	int n = block_columns(rep->plan, mode, wl, cols), i;
 	char desc[256], msg[2048];
 
-	print_header(mode, cols, n);
-	say("%s (%s)    [%s]\n", wl_name(wl), mode_name(mode), wl_desc(wl, &pt->p, desc, sizeof(desc)));
+	print_header(rep, mode, cols, n);
+	say("%s (%s)    [%s]\n", wl_name(wl), mode_name(mode),
+	    wl_desc(rep->cfg, wl, &pt->p, desc, sizeof(desc)));
 	for (i = 0; i < n; i++)
 		if (cs[i].status == ST_ERROR)
 			say("error: %s: %s\n", cols[i].label, cs[i].note);
@@ -381,49 +385,39 @@ void print_block(const struct plan *pl, const struct point *pt, int mode, int wl
 		const struct point *p1;
 
 		one.threads = 1;
-		p1 = point_find(pl, &one);
+		p1 = point_find(rep->plan, &one);
 		if (p1 && block_runs(p1, mode, wl))
 			print_row(" x time of 1 thread", cs, n, ROW_SCALE,
 				  p1->cells[mode][wl]);
 	}
 	if (mode == MODE_HINT && wl == WL_MIXED)
-		print_split(pl, pt);
+		print_split(rep->plan, pt);
 	if (mode == MODE_AUTO)
-		print_auto(pl, pt, wl);
+		print_auto(rep, pt, wl);
 	say("\n");
 	if (wl == WL_SEQ && mode_has_limit(mode)) {
-		limit_check(pl, pt, mode, msg, sizeof(msg));
+		limit_check(rep->plan, pt, mode, msg, sizeof(msg));
 		say("%s\n", msg);
 	}
 }
 
-int mode_in_point(const struct point *pt, int mode)
-{
-	int w;
-
-	for (w = 0; w < NR_WL; w++)
-		if (block_runs(pt, mode, w))
-			return 1;
-	return 0;
-}
-
 /* Every table of data read back, in the order a run prints them. */
-void print_all(const struct plan *pl)
+void print_all(struct report *rep)
 {
 	int i, m, w;
 
-	print_intro();
-	for (i = 0; i < pl->npoints; i++) {
-		const struct point *pt = &pl->points[i];
+	print_intro(rep);
+	for (i = 0; i < rep->plan->npoints; i++) {
+		const struct point *pt = &rep->plan->points[i];
 
-		print_point(pl, pt);
+		print_point(rep, pt);
 		for (m = 0; m < NR_MODES; m++) {
 			if (!mode_in_point(pt, m))
 				continue;
-			print_mode(pt, m);
+			print_mode(rep, m);
 			for (w = 0; w < NR_WL; w++)
 				if (block_runs(pt, m, w))
-					print_block(pl, pt, m, w);
+					print_block(rep, pt, m, w);
 		}
 	}
 }
