@@ -1,16 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fabench: fault-around benchmarks.  What the parts share.
+ * fabench: fault-around benchmarks.  What the stages share.
  *
- *   main.c       options and the top level
+ * The data flows one way, each stage given what it reads:
+ *
+ *   options   main.c parses the command line into a struct config
+ *   plan      plan_make(config, machine) gives a struct plan: the sweep's
+ *             points, the blocks (mode x workload) of each, their columns
+ *   run       run_plan() (run.h) measures every cell of the plan
+ *   stats     cell_finish() turns a cell's runs into means and stddevs
+ *   report    the tables, CSV, JSON (struct report: config, machine,
+ *             plan) and the raw data (struct raw_out)
+ *
+ * --from-raw takes the place of the probe and the run: raw_read() gives
+ * the config, machine and plan back, and the same report follows.
+ *
+ *   main.c       the command line and the top level
  *   options.c    option values, of the command line and of raw data
- *   plan.c       what runs: sweep points, blocks (mode x workload), columns
- *   run.c        running the cells, TAP
+ *   plan.c       the names, sweep points, blocks and columns
+ *   run.c        running the cells, TAP (run.h)
  *   knobs.c      the machine: probing, the system default knob, hints,
- *                advice, populate and the adaptive order
- *   workloads.c  the measured workloads and their files
+ *                advice, populate and the adaptive order (run.h)
+ *   workloads.c  the measured workloads and their files (run.h)
  *   threads.c    the threaded workloads: threads faulting one mapping or
- *                one each
+ *                one each (run.h)
  *   stats.c      mean, stddev, comparisons
  *   table.c      the human tables and their summary lines
  *   export.c     CSV and JSON (one line per cell)
@@ -23,13 +36,8 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <time.h>
 
 #include <faultaround.h>
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22	/* Linux 5.14 */
-#endif
 
 #define EXEC_CHILD_ARG	"--exec-child"
 #define MAX_COLS	24	/* columns of one block */
@@ -64,9 +72,6 @@ struct column {
 	int order;		/* COL_ORDER; -1 otherwise */
 	char label[16];
 };
-
-/* How a mapping is read: decides which advice or split order it gets. */
-enum part { PART_SEQ, PART_RAND };
 
 enum { ST_RAN, ST_SKIP, ST_ERROR };
 
@@ -161,9 +166,6 @@ struct machine {
  * wall time). */
 enum { EMU_NONE, EMU_ICOUNT, EMU_MTTCG };
 
-extern struct config cfg;
-extern struct machine mach;
-
 /* What the tables and exports read: a run's results, or raw data's. */
 struct report {
 	const struct config *cfg;
@@ -221,46 +223,10 @@ long cell_expected(const struct plan *pl, const struct params *p, int mode, int 
 void cell_alloc(struct cell *c, int repeat);
 void cell_free(struct cell *c);
 
-/* knobs.c */
-void probe_machine(void);
+/* knobs.c: the machine's facts */
+void machine_init(struct machine *m);
+void probe_machine(struct machine *m, int allow_knobs);
 void machine_derive(struct machine *m);
-void probe_features(int datafd);
-int write_knob(long long bytes);
-void restore_knob(void);
-int knob_dirty(void);
-const char *skip_reason(int mode, int wl, const struct column *col);
-int setting_map_flags(int mode, const struct column *col, enum part part);
-int setting_mapping(int mode, int wl, const struct column *col, void *addr,
-		    size_t len, enum part part);
-int setting_process(int mode, int wl, const struct column *col);
-int setting_process_end(int mode, int wl, const struct column *col);
-void settings_reset(void);
-
-/* workloads.c */
-struct sample {
-	long faults;
-	long long nsecs;
-};
-struct meas {			/* the start of a timed region */
-	long flt;
-	struct timespec t;
-};
-void meas_begin(struct meas *m);
-void meas_end(const struct meas *m, struct sample *s);
-unsigned long touch_pages(const volatile char *p, unsigned long n);
-char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags);
-void setup_files(const struct plan *pl);
-void remove_files(void);
-int data_fd(void);
-int run_workload(int wl, const struct params *p, int mode,
-		 const struct column *col, struct sample *smp);
-int exec_child(const char *file, const char *npages);
-const char *self_exe(void);
-
-/* threads.c */
-int run_threaded(int wl, const struct params *p, int mode, const struct column *col,
-		 struct sample *smp);
-const char *threaded_desc(int wl);
 
 /* stats.c */
 void stats(const double *v, int n, double *mean, double *sd_pct);
@@ -268,12 +234,6 @@ void cell_finish(struct cell *c);
 double pct_change(const struct cell *c, const struct cell *base);
 int fastest(const struct cell *cs, const struct column *cols, int n,
 	    enum col_kind kind);
-
-/* run.c */
-void run_point(const struct plan *pl, struct point *pt, struct report *rep,
-	       struct raw_out *raw);
-int count_tests(const struct plan *pl);
-void check_raw_roundtrip(const char *exe);
 
 /* table.c */
 void print_intro(const struct report *rep);
@@ -291,6 +251,10 @@ FILE *open_out(const char *path);
 void close_out(FILE *f, const char *path);
 void csv_string(FILE *f, const char *s);
 void print_meta(const struct report *rep, FILE *f, const char *prefix);
+
+/* workloads.c */
+int exec_child(const char *file, const char *npages);
+const char *self_exe(void);
 
 /* raw.c */
 void raw_open(struct raw_out *ro, const char *path, const struct config *cfg,

@@ -17,20 +17,12 @@
 #include <unistd.h>
 
 #include "fabench.h"
+#include "run.h"
 
 #define SYSFS_DIR		"/sys/kernel/mm/faultaround"
 #define SYSFS_DEFAULT_BYTES	SYSFS_DIR "/default_bytes"
 #define SYSFS_MAX_ORDER		SYSFS_DIR "/max_order"
 #define DEBUGFS_BYTES		"/sys/kernel/debug/fault_around_bytes"
-
-struct machine mach = { .knob_orig = -1, .baseline_order = -1, .mmu = "n/a" };
-
-static int dirty;	/* we wrote the knob and have not restored it */
-
-/* Why a feature cannot be measured here, "" when it can (probe_features). */
-static char no_populate_read[NOTE_LEN];
-static char no_auto_process[NOTE_LEN] = "not probed";
-static char no_auto_mapping[NOTE_LEN] = "not probed";
 
 static int ilog2ull(unsigned long long v)
 {
@@ -60,12 +52,12 @@ static int read_small_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static long long read_knob(void)
+static long long read_knob(const char *path)
 {
 	char buf[64], *end;
 	long long v;
 
-	if (!mach.knob[0] || read_small_file(mach.knob, buf, sizeof(buf)) < 0)
+	if (!path[0] || read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	errno = 0;
 	v = strtoll(buf, &end, 0);
@@ -74,12 +66,20 @@ static long long read_knob(void)
 	return v;
 }
 
-int write_knob(long long bytes)
+/* The machine's knob, as it was before the run. */
+void knob_init(struct knob *k, const struct machine *m)
+{
+	k->path = m->knob;
+	k->orig = m->knob_orig;
+	k->dirty = 0;
+}
+
+int write_knob(struct knob *k, long long bytes)
 {
 	char buf[32];
 	int fd, len, ret = 0;
 
-	fd = open(mach.knob, O_WRONLY | O_CLOEXEC);
+	fd = open(k->path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	len = snprintf(buf, sizeof(buf), "%lld\n", bytes);
@@ -88,20 +88,15 @@ int write_knob(long long bytes)
 	if (close(fd) < 0 && !ret)
 		ret = -1;
 	if (!ret)
-		dirty = bytes != mach.knob_orig;
+		k->dirty = bytes != k->orig;
 	return ret;
 }
 
 /* Also called, best effort, from the signal handler. */
-void restore_knob(void)
+void restore_knob(struct knob *k)
 {
-	if (dirty && mach.knob_orig >= 0 && write_knob(mach.knob_orig) == 0)
-		dirty = 0;
-}
-
-int knob_dirty(void)
-{
-	return dirty;
+	if (k->dirty && k->orig >= 0 && write_knob(k, k->orig) == 0)
+		k->dirty = 0;
 }
 
 static int cmdline_has(const char *word)
@@ -116,7 +111,7 @@ static int cmdline_has(const char *word)
 	return 0;
 }
 
-static void probe_cpu(void)
+static void probe_cpu(struct machine *m)
 {
 	char line[512];
 	FILE *f = fopen("/proc/cpuinfo", "re");
@@ -130,72 +125,82 @@ static void probe_cpu(void)
 
 				v += strspn(v, " \t");
 				v[strcspn(v, "\n")] = '\0';
-				snprintf(mach.mmu, sizeof(mach.mmu), "%s", v);
+				snprintf(m->mmu, sizeof(m->mmu), "%s", v);
 			}
 			if (strstr(line, "emulated by qemu") || strstr(line, "QEMU TCG"))
-				mach.emulated = EMU_ICOUNT;
+				m->emulated = EMU_ICOUNT;
 		}
 		fclose(f);
 	}
 	/* FA_EMULATED=mttcg: qemu without -icount, vCPUs in parallel. */
 	if (env && !strcmp(env, "mttcg"))
-		mach.emulated = EMU_MTTCG;
+		m->emulated = EMU_MTTCG;
 	else if (env && *env && strcmp(env, "0"))
-		mach.emulated = EMU_ICOUNT;
+		m->emulated = EMU_ICOUNT;
 	/*
 	 * FA_ICOUNT_SHIFT=N: qemu -icount shift=N, where an instruction is
 	 * 2^N ns of guest time.  Times are divided by 2^N so that a
 	 * nanosecond in every table is still one instruction.
 	 */
 	shift = getenv("FA_ICOUNT_SHIFT");
-	if (mach.emulated == EMU_ICOUNT && shift && *shift) {
+	if (m->emulated == EMU_ICOUNT && shift && *shift) {
 		char *end;
 		long n = strtol(shift, &end, 10);
 
 		if (*end || n < 0 || n > 10)
 			die("FA_ICOUNT_SHIFT: '%s' is not a shift from 0 to 10", shift);
-		mach.icount_shift = (int)n;
+		m->icount_shift = (int)n;
 	}
 }
 
-void probe_machine(void)
+/* The facts nothing has been probed or read for. */
+void machine_init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->knob_orig = -1;
+	m->baseline_order = -1;
+	snprintf(m->mmu, sizeof(m->mmu), "n/a");
+}
+
+/* This machine; @allow_knobs: --allow-knobs. */
+void probe_machine(struct machine *m, int allow_knobs)
 {
 	const char *env = getenv("FABENCH_KNOB");
 	struct utsname u;
 	char buf[64];
 
-	mach.page = (size_t)sysconf(_SC_PAGESIZE);
+	m->page = (size_t)sysconf(_SC_PAGESIZE);
 	if (uname(&u) == 0) {
-		snprintf(mach.kernel, sizeof(mach.kernel), "%s", u.release);
-		snprintf(mach.arch, sizeof(mach.arch), "%s", u.machine);
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+		snprintf(m->arch, sizeof(m->arch), "%s", u.machine);
 	}
-	probe_cpu();
-	mach.supported = faultaround_supported();
-	if (mach.supported) {
-		mach.max_order = faultaround_max_order();
+	probe_cpu(m);
+	m->supported = faultaround_supported();
+	if (m->supported) {
+		m->max_order = faultaround_max_order();
 	} else if (read_small_file(SYSFS_MAX_ORDER, buf, sizeof(buf)) == 0) {
-		mach.max_order = atoi(buf);
+		m->max_order = atoi(buf);
 	} else {
 		/* Stock kernel: one page table of PTEs, as fault_around_bytes
 		 * allows (64K pages: radix 32 PTEs, hash 256). */
-		mach.max_order_guessed = 1;
-		if (mach.page == 65536)
-			mach.max_order = strstr(mach.mmu, "Hash") ? 8 : 5;
+		m->max_order_guessed = 1;
+		if (m->page == 65536)
+			m->max_order = strstr(m->mmu, "Hash") ? 8 : 5;
 		else
-			mach.max_order = ilog2ull(mach.page / 8);
+			m->max_order = ilog2ull(m->page / 8);
 	}
 
 	/* FABENCH_KNOB: a stand-in file, to test the global-mode code paths. */
 	if (env && *env)
-		snprintf(mach.knob, sizeof(mach.knob), "%s", env);
+		snprintf(m->knob, sizeof(m->knob), "%s", env);
 	else if (access(SYSFS_DEFAULT_BYTES, F_OK) == 0)
-		snprintf(mach.knob, sizeof(mach.knob), "%s", SYSFS_DEFAULT_BYTES);
+		snprintf(m->knob, sizeof(m->knob), "%s", SYSFS_DEFAULT_BYTES);
 	else if (access(DEBUGFS_BYTES, F_OK) == 0)
-		snprintf(mach.knob, sizeof(mach.knob), "%s", DEBUGFS_BYTES);
-	mach.knob_orig = read_knob();
-	machine_derive(&mach);
-	mach.knobs_allowed = geteuid() == 0 &&
-			     (cfg.allow_knobs || cmdline_has("faultaround.test"));
+		snprintf(m->knob, sizeof(m->knob), "%s", DEBUGFS_BYTES);
+	m->knob_orig = read_knob(m->knob);
+	machine_derive(m);
+	m->knobs_allowed = geteuid() == 0 &&
+			     (allow_knobs || cmdline_has("faultaround.test"));
 }
 
 /* What follows from the probed (or read back) facts. */
@@ -213,37 +218,47 @@ static int prctl_auto(int on)
 		     0, 0, 0);
 }
 
-/* What the kernel accepts, tried once on a page of the data file. */
-void probe_features(int datafd)
+/* Nothing probed yet: the adaptive order is not tried in cost mode. */
+void features_init(struct features *f)
 {
-	void *p = mmap(NULL, mach.page, PROT_READ, MAP_PRIVATE, datafd, 0);
+	f->no_populate_read[0] = '\0';
+	snprintf(f->no_auto_process, sizeof(f->no_auto_process), "not probed");
+	snprintf(f->no_auto_mapping, sizeof(f->no_auto_mapping), "not probed");
+}
+
+/* What the kernel accepts, tried once on a page of the data file. */
+void probe_features(struct features *f, const struct machine *m, int datafd)
+{
+	void *p = mmap(NULL, m->page, PROT_READ, MAP_PRIVATE, datafd, 0);
 
 	if (p == MAP_FAILED)
 		die("mmap of the data file: %s", strerror(errno));
-	if (madvise(p, mach.page, MADV_POPULATE_READ) < 0)
-		snprintf(no_populate_read, sizeof(no_populate_read),
+	if (madvise(p, m->page, MADV_POPULATE_READ) < 0)
+		snprintf(f->no_populate_read, sizeof(f->no_populate_read),
 			 "MADV_POPULATE_READ refused (%s); it needs Linux 5.14",
 			 strerror(errno));
-	if (!mach.supported) {
-		snprintf(no_auto_process, sizeof(no_auto_process), "no kernel support");
-		snprintf(no_auto_mapping, sizeof(no_auto_mapping), "no kernel support");
+	if (!m->supported) {
+		snprintf(f->no_auto_process, sizeof(f->no_auto_process), "no kernel support");
+		snprintf(f->no_auto_mapping, sizeof(f->no_auto_mapping), "no kernel support");
 	} else {
-		no_auto_process[0] = no_auto_mapping[0] = '\0';
+		f->no_auto_process[0] = f->no_auto_mapping[0] = '\0';
 		if (prctl_auto(1) < 0)
-			snprintf(no_auto_process, sizeof(no_auto_process),
+			snprintf(f->no_auto_process, sizeof(f->no_auto_process),
 				 "kernel refuses PR_FAULTAROUND_AUTO (%s): no adaptive order",
 				 strerror(errno));
 		else
 			prctl_auto(0);
-		if (madvise(p, mach.page, MADV_FAULTAROUND_AUTO) < 0)
-			snprintf(no_auto_mapping, sizeof(no_auto_mapping),
+		if (madvise(p, m->page, MADV_FAULTAROUND_AUTO) < 0)
+			snprintf(f->no_auto_mapping, sizeof(f->no_auto_mapping),
 				 "kernel refuses MADV_FAULTAROUND_AUTO (%s): no adaptive order",
 				 strerror(errno));
 	}
-	munmap(p, mach.page);
+	munmap(p, m->page);
 }
 
-const char *skip_reason(int mode, int wl, const struct column *col)
+/* Why the column cannot run here, NULL when it can. */
+const char *skip_reason(const struct machine *m, const struct features *f, int mode, int wl,
+			const struct column *col)
 {
 	switch (col->kind) {
 	case COL_BASELINE:
@@ -253,22 +268,22 @@ const char *skip_reason(int mode, int wl, const struct column *col)
 	case COL_ORDER:
 	case COL_SPLIT:
 		if (mode == MODE_HINT)
-			return mach.supported ? NULL : "no kernel support";
-		if (!mach.knob[0])
+			return m->supported ? NULL : "no kernel support";
+		if (!m->knob[0])
 			return "no fault-around knob (no sysfs default_bytes, debugfs not mounted)";
-		if (mach.knob_orig < 0)
+		if (m->knob_orig < 0)
 			return "fault-around knob not readable";
-		if (!mach.knobs_allowed)
+		if (!m->knobs_allowed)
 			return "system default left alone (not root in a faultaround.test guest; see --allow-knobs)";
 		return NULL;
 	case COL_POPULATE_READ:
-		return no_populate_read[0] ? no_populate_read : NULL;
+		return f->no_populate_read[0] ? f->no_populate_read : NULL;
 	case COL_AUTO_PROCESS:
-		return no_auto_process[0] ? no_auto_process : NULL;
+		return f->no_auto_process[0] ? f->no_auto_process : NULL;
 	case COL_AUTO_MAPPING:
 		if (wl == WL_EXEC)
 			return "exec: the children make the mappings (see the auto column)";
-		return no_auto_mapping[0] ? no_auto_mapping : NULL;
+		return f->no_auto_mapping[0] ? f->no_auto_mapping : NULL;
 	}
 	return NULL;
 }
@@ -288,8 +303,8 @@ int setting_map_flags(int mode, const struct column *col, enum part part)
 }
 
 /* What the column does to one mapping read as @part, right after mmap(). */
-int setting_mapping(int mode, int wl, const struct column *col, void *addr,
-		    size_t len, enum part part)
+int setting_mapping(const struct machine *m, int mode, int wl, const struct column *col,
+		    void *addr, size_t len, enum part part)
 {
 	switch (col->kind) {
 	case COL_ORDER:
@@ -297,7 +312,7 @@ int setting_mapping(int mode, int wl, const struct column *col, void *addr,
 			return 0;
 		return faultaround_set(addr, len, col->order);
 	case COL_SPLIT:
-		return faultaround_set(addr, len, part == PART_SEQ ? mach.max_order : 0);
+		return faultaround_set(addr, len, part == PART_SEQ ? m->max_order : 0);
 	case COL_POPULATE_READ:
 		return part == PART_SEQ ? madvise(addr, len, MADV_POPULATE_READ) : 0;
 	case COL_ADVICE:
@@ -328,8 +343,8 @@ int setting_process_end(int mode, int wl, const struct column *col)
 }
 
 /* No process default: one inherited from our parent would skew Baseline. */
-void settings_reset(void)
+void settings_reset(const struct machine *m)
 {
-	if (mach.supported && faultaround_get_default() != FAULTAROUND_UNSET)
+	if (m->supported && faultaround_get_default() != FAULTAROUND_UNSET)
 		faultaround_set_default(FAULTAROUND_UNSET);
 }

@@ -19,13 +19,12 @@
 #include <unistd.h>
 
 #include "fabench.h"
+#include "run.h"
 
-struct config cfg = {
-	.repeat = 5,
-	.execs = 50,
-	.child_pages = 16,
-	.guest = "host",
-};
+/* The machine, and what a run sets up and changes on it: the exit and
+ * signal handlers put them back, so they outlive main(). */
+static struct machine mach;
+static struct run run;
 
 static void usage(int rc)
 {
@@ -66,10 +65,18 @@ static void usage(int rc)
 	exit(rc);
 }
 
-static void parse_args(int argc, char **argv)
+/* The command line, into @cfg: every option checked, the defaults filled in. */
+static void parse_args(int argc, char **argv, struct config *cfg)
 {
 	const char *wls = NULL, *modes = "all";
 	int i, w;
+
+	*cfg = (struct config){
+		.repeat = 5,
+		.execs = 50,
+		.child_pages = 16,
+		.guest = "host",
+	};
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -78,9 +85,9 @@ static void parse_args(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			usage(0);
 		else if (!strcmp(a, "--tap"))
-			output_tap(cfg.tap = 1), takes = 0;
+			output_tap(cfg->tap = 1), takes = 0;
 		else if (!strcmp(a, "--allow-knobs"))
-			cfg.allow_knobs = 1, takes = 0;
+			cfg->allow_knobs = 1, takes = 0;
 		else if (!strcmp(a, "--print-page-size"))
 			exit(printf("%ld\n", sysconf(_SC_PAGESIZE)) < 0);
 		else if (!v)
@@ -90,110 +97,110 @@ static void parse_args(int argc, char **argv)
 		else if (!strcmp(a, "--workloads"))
 			wls = v;
 		else if (!strcmp(a, "--repeat"))
-			cfg.repeat = (int)parse_ul(a, v);
+			cfg->repeat = (int)parse_ul(a, v);
 		else if (!strcmp(a, "--pages"))
-			cfg.npages = parse_ul_list(a, v, cfg.pages, MAX_LIST);
+			cfg->npages = parse_ul_list(a, v, cfg->pages, MAX_LIST);
 		else if (!strcmp(a, "--size"))
-			cfg.size = parse_ul(a, v);
+			cfg->size = parse_ul(a, v);
 		else if (!strcmp(a, "--density"))
-			cfg.ndensity = parse_ul_list(a, v, cfg.density, MAX_LIST);
+			cfg->ndensity = parse_ul_list(a, v, cfg->density, MAX_LIST);
 		else if (!strcmp(a, "--mix")) {
 			char buf[512], *tok, *save = NULL;
 
 			snprintf(buf, sizeof(buf), "%s", v);
-			for (cfg.nmix = 0, tok = strtok_r(buf, ",", &save); tok;
+			for (cfg->nmix = 0, tok = strtok_r(buf, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save)) {
-				if (cfg.nmix == MAX_LIST || parse_mix(tok, &cfg.mix[cfg.nmix++]) < 0)
+				if (cfg->nmix == MAX_LIST || parse_mix(tok, &cfg->mix[cfg->nmix++]) < 0)
 					die("--mix: '%s' is not SEQ:RAND (1 to 1000 each; at most %d)",
 					    tok, MAX_LIST);
 			}
 		} else if (!strcmp(a, "--touch-pages"))
-			cfg.touch_pages = parse_ul(a, v);
+			cfg->touch_pages = parse_ul(a, v);
 		else if (!strcmp(a, "--files"))
-			cfg.files = parse_ul(a, v);
+			cfg->files = parse_ul(a, v);
 		else if (!strcmp(a, "--execs"))
-			cfg.execs = parse_ul(a, v);
+			cfg->execs = parse_ul(a, v);
 		else if (!strcmp(a, "--child-pages"))
-			cfg.child_pages = parse_ul(a, v);
+			cfg->child_pages = parse_ul(a, v);
 		else if (!strcmp(a, "--threads"))
-			parse_threads(&cfg, a, v);
+			parse_threads(cfg, a, v);
 		else if (!strcmp(a, "--orders"))
-			parse_orders(&cfg, v);
+			parse_orders(cfg, v);
 		else if (!strcmp(a, "--guest"))
-			cfg.guest = v;
+			cfg->guest = v;
 		else if (!strcmp(a, "--dir"))
-			cfg.dir = v;
+			cfg->dir = v;
 		else if (!strcmp(a, "--csv"))
-			cfg.csv = v;
+			cfg->csv = v;
 		else if (!strcmp(a, "--json"))
-			cfg.json = v;
+			cfg->json = v;
 		else if (!strcmp(a, "--raw"))
-			cfg.raw = v;
+			cfg->raw = v;
 		else if (!strcmp(a, "--from-raw"))
-			cfg.from_raw = v;
+			cfg->from_raw = v;
 		else if (!strcmp(a, "--tables"))
-			cfg.tables = v;
+			cfg->tables = v;
 		else
 			usage(2);
 		i += takes;
 	}
-	parse_modes("--mode", modes, cfg.modes);
-	if (cfg.modes[MODE_COST]) {
+	parse_modes("--mode", modes, cfg->modes);
+	if (cfg->modes[MODE_COST]) {
 		for (i = 0; i < NR_MODES; i++)
-			if (i != MODE_COST && cfg.modes[i])
+			if (i != MODE_COST && cfg->modes[i])
 				die("--mode cost runs alone");
 	}
 	if (wls)
-		parse_workloads("--workloads", wls, cfg.wl);
+		parse_workloads("--workloads", wls, cfg->wl);
 	else
 		for (w = 0; w < NR_WL; w++)
-			cfg.wl[w] = !cfg.modes[MODE_COST] || w == WL_SEQ ||
+			cfg->wl[w] = !cfg->modes[MODE_COST] || w == WL_SEQ ||
 				    w == WL_TOUCH || w == WL_EXEC;
-	if (cfg.repeat < 1 || cfg.repeat > 100000)
+	if (cfg->repeat < 1 || cfg->repeat > 100000)
 		die("--repeat must be 1 to 100000");
-	if (!cfg.npages)
-		cfg.pages[cfg.npages++] = 4096;
-	if (!cfg.ndensity)
-		cfg.density[cfg.ndensity++] = 16;
-	for (i = 0; i < cfg.ndensity; i++)
-		if (!cfg.density[i])
+	if (!cfg->npages)
+		cfg->pages[cfg->npages++] = 4096;
+	if (!cfg->ndensity)
+		cfg->density[cfg->ndensity++] = 16;
+	for (i = 0; i < cfg->ndensity; i++)
+		if (!cfg->density[i])
 			die("--density must be at least 1");
-	if (!cfg.nmix)
-		cfg.mix[cfg.nmix++] = (struct mix){ 1, 1 };
-	for (w = WL_FIRST_MT; w < NR_WL && !cfg.wl[w]; w++)
+	if (!cfg->nmix)
+		cfg->mix[cfg->nmix++] = (struct mix){ 1, 1 };
+	for (w = WL_FIRST_MT; w < NR_WL && !cfg->wl[w]; w++)
 		;
 	if (w == NR_WL) {
 		/* No threaded workload: one thread, and nothing about threads
 		 * in the output. */
-		parse_threads(&cfg, "--threads", "1");
-	} else if (!cfg.nthreads) {
+		parse_threads(cfg, "--threads", "1");
+	} else if (!cfg->nthreads) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		char list[64];
 
 		snprintf(list, sizeof(list), "1,2,%ld",
 			 cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : cpus);
-		parse_threads(&cfg, "--threads", list);
+		parse_threads(cfg, "--threads", list);
 	}
-	if (cfg.execs < 1 || cfg.child_pages < 1)
+	if (cfg->execs < 1 || cfg->child_pages < 1)
 		die("--execs and --child-pages must be at least 1");
-	if (!cfg.dir) {
-		cfg.dir = getenv("TMPDIR");
-		if (!cfg.dir || !*cfg.dir)
-			cfg.dir = "/tmp";
+	if (!cfg->dir) {
+		cfg->dir = getenv("TMPDIR");
+		if (!cfg->dir || !*cfg->dir)
+			cfg->dir = "/tmp";
 	}
 }
 
 static void cleanup(void)
 {
-	restore_knob();
-	settings_reset();
-	remove_files();
+	restore_knob(&run.knob);
+	settings_reset(&mach);
+	remove_files(&run.files);
 }
 
 static void on_signal(int sig)
 {
 	/* Best effort: put the system default back, then die of the signal. */
-	restore_knob();
+	restore_knob(&run.knob);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -201,19 +208,20 @@ static void on_signal(int sig)
 /* --tables, --csv, --json: of a run or of raw data read back. */
 static void write_outputs(const struct report *rep)
 {
+	const struct config *cfg = rep->cfg;
 	size_t len;
 	const char *text = tables_text(&len);
 	FILE *f;
 
-	if (cfg.tables) {
-		f = open_out(cfg.tables);
+	if (cfg->tables) {
+		f = open_out(cfg->tables);
 		fwrite(text, 1, len, f);
-		close_out(f, cfg.tables);
+		close_out(f, cfg->tables);
 	}
-	if (cfg.csv)
-		write_csv(rep, cfg.csv);
-	if (cfg.json)
-		write_json(rep, cfg.json);
+	if (cfg->csv)
+		write_csv(rep, cfg->csv);
+	if (cfg->json)
+		write_json(rep, cfg->json);
 }
 
 static int any_error(const struct plan *pl)
@@ -232,14 +240,16 @@ static int any_error(const struct plan *pl)
 
 int main(int argc, char **argv)
 {
+	struct config cfg;
 	struct plan plan;
 	struct report rep = { .cfg = &cfg, .mach = &mach, .plan = &plan };
 	struct raw_out raw = { .f = NULL };
-	int i, rc;
+	int rc;
 
 	if (argc == 4 && !strcmp(argv[1], EXEC_CHILD_ARG))
 		return exec_child(argv[2], argv[3]);
-	parse_args(argc, argv);
+	parse_args(argc, argv, &cfg);
+	machine_init(&mach);
 	if (cfg.from_raw) {
 		raw_read(cfg.from_raw, &cfg, &mach, &plan);
 		print_all(&rep);
@@ -248,40 +258,40 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	probe_machine();
+	probe_machine(&mach, cfg.allow_knobs);
 	if (cfg.size) {
 		cfg.npages = 1;
 		cfg.pages[0] = (cfg.size + mach.page - 1) / mach.page;
 	}
 	plan_make(&plan, &cfg, &mach);
+	run_init(&run, &cfg, &mach, &rep, &raw);
 	atexit(cleanup);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	settings_reset();
+	settings_reset(&mach);
 
-	tap_plan(count_tests(&plan));
+	tap_plan(count_tests(&plan, &cfg));
 	print_intro(&rep);
-	setup_files(&plan);
+	setup_files(&run.files, &plan, &mach, cfg.dir);
 	/*
 	 * The probe sets a hint and a process default, which turns the
 	 * kernel's hints on for good: the cost mode measures a kernel on
 	 * which nothing has asked for a hint, so it must not probe.
 	 */
 	if (!cfg.modes[MODE_COST])
-		probe_features(data_fd());
+		probe_features(&run.feat, &mach, run.files.datafd);
 	if (cfg.raw)
 		raw_open(&raw, cfg.raw, &cfg, &mach);
-	for (i = 0; i < plan.npoints; i++)
-		run_point(&plan, &plan.points[i], &rep, &raw);
-	restore_knob();
-	if (knob_dirty())
+	run_plan(&run, &plan);
+	restore_knob(&run.knob);
+	if (run.knob.dirty)
 		fprintf(stderr, "fabench: WARNING: could not restore %s to %lld\n",
 			mach.knob, mach.knob_orig);
 	raw_close(&raw);
 	write_outputs(&rep);
 	if (cfg.raw && cfg.tap)
-		check_raw_roundtrip(self_exe());
+		check_raw_roundtrip(self_exe(), cfg.raw);
 	rc = any_error(&plan) || tap_failures();
 	plan_free(&plan);
 	return rc;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fabench.h"
+#include "run.h"
 
 static const char *col_tap_name(const struct plan *pl, const struct column *col, char *buf,
 				size_t size)
@@ -45,28 +46,48 @@ static void tap_name(char *buf, size_t size, const struct plan *pl, const struct
 		snprintf(buf + n, size - (size_t)n, "]");
 }
 
-static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, int k,
-		     const struct column *col, struct raw_out *raw)
+/* Nothing set up yet: the config and machine it runs with, where the
+ * results go. */
+void run_init(struct run *run, const struct config *cfg, const struct machine *m,
+	      struct report *rep, struct raw_out *raw)
 {
+	run->cfg = cfg;
+	run->mach = m;
+	run->rep = rep;
+	run->raw = raw;
+	features_init(&run->feat);
+	knob_init(&run->knob, m);
+	files_init(&run->files);
+	run->env = (struct wl_env){
+		.m = m, .files = &run->files,
+		.execs = cfg->execs, .child_pages = cfg->child_pages,
+	};
+}
+
+/* A cell: its runs and their statistics, its raw data, its TAP test. */
+static void run_cell(struct run *run, const struct plan *pl, struct point *pt, int mode,
+		     int wl, int k, const struct column *col)
+{
+	const struct machine *m = run->mach;
 	struct cell *c = &pt->cells[mode][wl][k];
-	const char *why = skip_reason(mode, wl, col);
+	const char *why = skip_reason(m, &run->feat, mode, wl, col);
 	int knob = mode == MODE_GLOBAL && col->kind == COL_ORDER;
 	char name[160], cb[32], dir[NOTE_LEN + 8];
 	struct sample smp;
 	int r;
 
-	cell_alloc(c, cfg.repeat);
+	cell_alloc(c, run->cfg->repeat);
 	c->expected = cell_expected(pl, &pt->p, mode, wl, col);
 	if (why) {
 		c->status = ST_SKIP;
 		snprintf(c->note, sizeof(c->note), "%s", why);
-	} else if (knob && write_knob((long long)mach.page << col->order) < 0) {
+	} else if (knob && write_knob(&run->knob, (long long)m->page << col->order) < 0) {
 		c->status = ST_SKIP;
 		snprintf(c->note, sizeof(c->note), "%.80s refused %zu bytes: %.40s",
-			 mach.knob, mach.page << col->order, strerror(errno));
+			 m->knob, m->page << col->order, strerror(errno));
 	} else {
-		for (r = 0; r < cfg.repeat; r++) {
-			if (run_workload(wl, &pt->p, mode, col, &smp) < 0) {
+		for (r = 0; r < run->cfg->repeat; r++) {
+			if (run_workload(&run->env, wl, &pt->p, mode, col, &smp) < 0) {
 				c->status = ST_ERROR;
 				snprintf(c->note, sizeof(c->note), "run %d failed: %s", r + 1,
 					 strerror(errno));
@@ -77,10 +98,10 @@ static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, 
 			c->runs++;
 		}
 		if (knob)
-			restore_knob();
+			restore_knob(&run->knob);
 		cell_finish(c);
 	}
-	raw_cell(raw, &pt->p, mode, wl, col, c);
+	raw_cell(run->raw, &pt->p, mode, wl, col, c);
 
 	tap_name(name, sizeof(name), pl, pt, mode, wl, col_tap_name(pl, col, cb, sizeof(cb)));
 	if (c->status == ST_SKIP) {
@@ -91,8 +112,8 @@ static void run_cell(const struct plan *pl, struct point *pt, int mode, int wl, 
 	}
 }
 
-void run_point(const struct plan *pl, struct point *pt, struct report *rep,
-	       struct raw_out *raw)
+/* A point's blocks, each table printed as soon as its block is done. */
+static void run_point(struct run *run, const struct plan *pl, struct point *pt)
 {
 	const struct column baseline = { .kind = COL_BASELINE, .order = -1 };
 	struct column cols[MAX_COLS];
@@ -100,20 +121,20 @@ void run_point(const struct plan *pl, struct point *pt, struct report *rep,
 	struct sample smp;
 	int m, w, k, n, r;
 
-	print_point(rep, pt);
+	print_point(run->rep, pt);
 	for (m = 0; m < NR_MODES; m++) {
 		if (!mode_in_point(pt, m))
 			continue;
-		print_mode(rep, m);
+		print_mode(run->rep, m);
 		for (w = 0; w < NR_WL; w++) {
 			if (!block_runs(pt, m, w))
 				continue;
 			/* One unmeasured run to warm caches and the binary. */
-			run_workload(w, &pt->p, m, &baseline, &smp);
+			run_workload(&run->env, w, &pt->p, m, &baseline, &smp);
 			n = block_columns(pl, m, w, cols);
 			for (k = 0; k < n; k++)
-				run_cell(pl, pt, m, w, k, &cols[k], raw);
-			print_block(rep, pt, m, w);
+				run_cell(run, pl, pt, m, w, k, &cols[k]);
+			print_block(run->rep, pt, m, w);
 			if (w == WL_SEQ && mode_has_limit(m)) {
 				r = limit_check(pl, pt, m, msg, sizeof(msg));
 				snprintf(msg, sizeof(msg), "%s", "limit");
@@ -125,8 +146,17 @@ void run_point(const struct plan *pl, struct point *pt, struct report *rep,
 	}
 }
 
-/* The number of TAP tests the run will print. */
-int count_tests(const struct plan *pl)
+/* Every cell of @pl, measured into its cells. */
+void run_plan(struct run *run, struct plan *pl)
+{
+	int i;
+
+	for (i = 0; i < pl->npoints; i++)
+		run_point(run, pl, &pl->points[i]);
+}
+
+/* The number of TAP tests a run of @pl with @cfg prints. */
+int count_tests(const struct plan *pl, const struct config *cfg)
 {
 	struct column cols[MAX_COLS];
 	int i, m, w, n = 0;
@@ -139,12 +169,12 @@ int count_tests(const struct plan *pl)
 				n += block_columns(pl, m, w, cols);
 				n += w == WL_SEQ && mode_has_limit(m);
 			}
-	return n + (cfg.raw && cfg.tap);
+	return n + (cfg->raw && cfg->tap);
 }
 
 /* The tables printed so far must come back, byte for byte, from the raw
  * file through "fabench --from-raw": the data is complete. */
-void check_raw_roundtrip(const char *exe)
+void check_raw_roundtrip(const char *exe, const char *raw)
 {
 	const char *name = "tables regenerate from the raw data (--from-raw)";
 	size_t want_len, len = 0, cap = 0;
@@ -159,7 +189,7 @@ void check_raw_roundtrip(const char *exe)
 		die("check_raw_roundtrip: %s", strerror(errno));
 	if (pid == 0) {
 		dup2(fds[1], STDOUT_FILENO);
-		execl(exe, exe, "--from-raw", cfg.raw, (char *)NULL);
+		execl(exe, exe, "--from-raw", raw, (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -188,7 +218,7 @@ void check_raw_roundtrip(const char *exe)
 		while (i < len && i < want_len && got[i] == want[i])
 			line += got[i++] == '\n';
 		printf("# --from-raw %s differs from the run's tables at line %zu"
-		       " (%zu vs %zu bytes, exit status %d)\n", cfg.raw, line, len, want_len, st);
+		       " (%zu vs %zu bytes, exit status %d)\n", raw, line, len, want_len, st);
 	}
 	free(got);
 }

@@ -165,6 +165,17 @@ static void print_row(const char *label, const struct cell *cs, int n, enum row 
 	say("%s\n", line);
 }
 
+/* The threaded workloads, as threads.c runs them. */
+static const char *threaded_desc(int wl)
+{
+	switch (wl) {
+	case WL_MT_SLICES:	return "one slice each of one shared mapping, in order";
+	case WL_MT_INTERLEAVED:	return "every T-th page each of one shared mapping";
+	case WL_MT_SEPARATE:	return "a mapping each (mmap, hint, read in order, munmap)";
+	}
+	return "?";
+}
+
 static const char *wl_desc(const struct config *cfg, int wl, const struct params *p,
 			   char *buf, size_t size)
 {

@@ -35,10 +35,12 @@
 #include <sys/mman.h>
 
 #include "fabench.h"
+#include "run.h"
 
 static volatile unsigned long sink;
 
 struct mt_run {
+	const struct wl_env *env;
 	int wl, mode;
 	const struct column *col;
 	unsigned long pages;		/* per thread */
@@ -59,16 +61,6 @@ struct mt_worker {
 	unsigned long sum;
 	pthread_t tid;
 };
-
-const char *threaded_desc(int wl)
-{
-	switch (wl) {
-	case WL_MT_SLICES:	return "one slice each of one shared mapping, in order";
-	case WL_MT_INTERLEAVED:	return "every T-th page each of one shared mapping";
-	case WL_MT_SEPARATE:	return "a mapping each (mmap, hint, read in order, munmap)";
-	}
-	return "?";
-}
 
 /* The @n-th CPU this process may run on, round robin; -1 if unknown. */
 static int nth_cpu(unsigned n)
@@ -92,18 +84,19 @@ static int nth_cpu(unsigned n)
 static int read_own_mapping(const struct mt_worker *w, unsigned long *sum)
 {
 	struct mt_run *r = w->run;
-	size_t len = r->pages * mach.page;
+	const struct machine *mc = r->env->m;
+	size_t len = r->pages * mc->page;
 	char *a;
 	int ret = 0;
 
-	a = map_aligned(data_fd(), w->id * r->pages, r->pages,
+	a = map_aligned(mc, r->env->files->datafd, w->id * r->pages, r->pages,
 			setting_map_flags(r->mode, r->col, PART_SEQ));
 	if (!a)
 		return -1;
-	if (setting_mapping(r->mode, r->wl, r->col, a, len, PART_SEQ) < 0)
+	if (setting_mapping(mc, r->mode, r->wl, r->col, a, len, PART_SEQ) < 0)
 		ret = -1;
 	else
-		*sum = touch_pages(a, r->pages);
+		*sum = touch_pages(a, r->pages, mc->page);
 	if (munmap(a, len) < 0)
 		ret = -1;
 	return ret;
@@ -113,6 +106,7 @@ static void *worker(void *arg)
 {
 	struct mt_worker *w = arg;
 	struct mt_run *r = w->run;
+	const size_t pg = r->env->m->page;
 	const volatile char *s;
 	unsigned long i, sum = 0;
 	int go, ret = 0;
@@ -125,11 +119,11 @@ static void *worker(void *arg)
 	if (go > 0) {
 		switch (r->wl) {
 		case WL_MT_SLICES:
-			sum = touch_pages(s + w->id * r->pages * mach.page, r->pages);
+			sum = touch_pages(s + w->id * r->pages * pg, r->pages, pg);
 			break;
 		case WL_MT_INTERLEAVED:
 			for (i = w->id; i < r->pages * r->threads; i += r->threads)
-				sum += (unsigned char)s[i * mach.page];
+				sum += (unsigned char)s[i * pg];
 			break;
 		case WL_MT_SEPARATE:
 			ret = read_own_mapping(w, &sum);
@@ -196,15 +190,16 @@ static int start_workers(struct mt_run *r, struct mt_worker *ws)
 	return -1;
 }
 
-int run_threaded(int wl, const struct params *p, int mode, const struct column *col,
-		 struct sample *smp)
+int run_threaded(const struct wl_env *env, int wl, const struct params *p, int mode,
+		 const struct column *col, struct sample *smp)
 {
+	const struct machine *mc = env->m;
 	struct mt_run r = {
-		.wl = wl, .mode = mode, .col = col, .pages = p->pages,
+		.env = env, .wl = wl, .mode = mode, .col = col, .pages = p->pages,
 		.threads = p->threads, .lock = PTHREAD_MUTEX_INITIALIZER,
 		.cond = PTHREAD_COND_INITIALIZER,
 	};
-	size_t len = (size_t)p->pages * p->threads * mach.page;
+	size_t len = (size_t)p->pages * p->threads * mc->page;
 	struct mt_worker *ws = calloc(p->threads, sizeof(*ws));
 	unsigned long sum = 0;
 	struct meas m;
@@ -221,18 +216,18 @@ int run_threaded(int wl, const struct params *p, int mode, const struct column *
 	}
 	meas_begin(&m);
 	if (wl != WL_MT_SEPARATE) {
-		r.shared = map_aligned(data_fd(), 0, p->pages * p->threads,
+		r.shared = map_aligned(mc, env->files->datafd, 0, p->pages * p->threads,
 				       setting_map_flags(mode, col, PART_SEQ));
 		if (!r.shared)
 			e = errno;
-		else if (setting_mapping(mode, wl, col, r.shared, len, PART_SEQ) < 0)
+		else if (setting_mapping(mc, mode, wl, col, r.shared, len, PART_SEQ) < 0)
 			e = errno;
 	}
 	release(&r, e ? -1 : 1);
 	wait_finished(&r);
 	if (r.shared && munmap(r.shared, len) < 0 && !e)
 		e = errno;
-	meas_end(&m, smp);
+	meas_end(&m, smp, mc->icount_shift);
 	for (i = 0; i < p->threads; i++) {
 		pthread_join(ws[i].tid, NULL);
 		sum += ws[i].sum;

@@ -26,12 +26,9 @@
 #include <unistd.h>
 
 #include "fabench.h"
+#include "run.h"
 
-static char exe[PATH_MAX];
-static char workdir[PATH_MAX - 64];
-static char datafile[PATH_MAX];
-static int datafd = -1;
-static unsigned long nfiles;	/* small files created */
+static char exe[PATH_MAX];	/* self_exe(): this program does not change */
 
 static volatile unsigned long sink;
 
@@ -50,22 +47,23 @@ void meas_begin(struct meas *m)
 	clock_gettime(CLOCK_MONOTONIC, &m->t);
 }
 
-void meas_end(const struct meas *m, struct sample *s)
+/* @shift: qemu -icount shift=N divides times by 2^N (probe_cpu). */
+void meas_end(const struct meas *m, struct sample *s, int shift)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	s->faults = minflt_now() - m->flt;
 	s->nsecs = ((long long)(t.tv_sec - m->t.tv_sec) * 1000000000LL +
-		    (t.tv_nsec - m->t.tv_nsec)) >> mach.icount_shift;
+		    (t.tv_nsec - m->t.tv_nsec)) >> shift;
 }
 
-unsigned long touch_pages(const volatile char *p, unsigned long n)
+unsigned long touch_pages(const volatile char *p, unsigned long n, size_t page)
 {
 	unsigned long i, sum = 0;
 
 	for (i = 0; i < n; i++)
-		sum += (unsigned char)p[i * mach.page];
+		sum += (unsigned char)p[i * page];
 	return sum;
 }
 
@@ -91,9 +89,10 @@ static unsigned long *random_pages(unsigned long n, unsigned long pages)
 
 /* Map @pages pages of @fd from page @pgoff read-only at an address aligned
  * to the largest fault-around window, so every window is whole. */
-char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags)
+char *map_aligned(const struct machine *m, int fd, unsigned long pgoff, unsigned long pages,
+		  int flags)
 {
-	size_t align = mach.page << mach.max_order, len = pages * mach.page;
+	size_t align = m->page << m->max_order, len = pages * m->page;
 	char *r, *p;
 	uintptr_t a;
 
@@ -103,7 +102,7 @@ char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags)
 		return NULL;
 	a = ((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1);
 	p = mmap((void *)a, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | flags, fd,
-		 (off_t)(pgoff * mach.page));
+		 (off_t)(pgoff * m->page));
 	if (p == MAP_FAILED) {
 		int e = errno;
 
@@ -119,12 +118,13 @@ char *map_aligned(int fd, unsigned long pgoff, unsigned long pages, int flags)
 }
 
 /* seq and rand: one mapping, read in order or at @random lookups. */
-static int run_scan(const struct params *p, int mode, const struct column *col,
-		    int random, struct sample *smp)
+static int run_scan(const struct wl_env *env, const struct params *p, int mode,
+		    const struct column *col, int random, struct sample *smp)
 {
+	const struct machine *mc = env->m;
 	enum part part = random ? PART_RAND : PART_SEQ;
 	unsigned long n = random ? lookups(p->pages, p->density) : 0, i, sum = 0;
-	size_t len = p->pages * mach.page;
+	size_t len = p->pages * mc->page;
 	unsigned long *idx = NULL;
 	volatile char *a;
 	struct meas m;
@@ -133,22 +133,22 @@ static int run_scan(const struct params *p, int mode, const struct column *col,
 	if (random && !(idx = random_pages(n, p->pages)))
 		return -1;
 	meas_begin(&m);
-	a = map_aligned(datafd, 0, p->pages, setting_map_flags(mode, col, part));
+	a = map_aligned(mc, env->files->datafd, 0, p->pages, setting_map_flags(mode, col, part));
 	if (!a) {
 		ret = -1;
 		goto out;
 	}
-	if (setting_mapping(mode, random ? WL_RAND : WL_SEQ, col, (void *)a, len, part) < 0)
+	if (setting_mapping(mc, mode, random ? WL_RAND : WL_SEQ, col, (void *)a, len, part) < 0)
 		ret = -1;
 	else if (random)
 		for (i = 0; i < n; i++)
-			sum += (unsigned char)a[idx[i] * mach.page];
+			sum += (unsigned char)a[idx[i] * mc->page];
 	else
-		sum = touch_pages(a, p->pages);
+		sum = touch_pages(a, p->pages, mc->page);
 	sink = sum;
 	e = errno;
 	munmap((void *)a, len);
-	meas_end(&m, smp);
+	meas_end(&m, smp, mc->icount_shift);
 	errno = e;
 out:
 	e = errno;
@@ -158,26 +158,27 @@ out:
 }
 
 /* touch: a plain, unaligned mapping, as the tracepoint microbenchmark had. */
-static int run_touch(const struct params *p, int mode, const struct column *col,
-		     struct sample *smp)
+static int run_touch(const struct wl_env *env, const struct params *p, int mode,
+		     const struct column *col, struct sample *smp)
 {
-	size_t len = p->touch_pages * mach.page;
+	const struct machine *mc = env->m;
+	size_t len = p->touch_pages * mc->page;
 	struct meas m;
 	int ret = 0, e;
 	char *a;
 
 	meas_begin(&m);
 	a = mmap(NULL, len, PROT_READ, MAP_PRIVATE | setting_map_flags(mode, col, PART_SEQ),
-		 datafd, 0);
+		 env->files->datafd, 0);
 	if (a == MAP_FAILED)
 		return -1;
-	if (setting_mapping(mode, WL_TOUCH, col, a, len, PART_SEQ) < 0)
+	if (setting_mapping(mc, mode, WL_TOUCH, col, a, len, PART_SEQ) < 0)
 		ret = -1;
 	else
-		sink = touch_pages(a, p->touch_pages);
+		sink = touch_pages(a, p->touch_pages, mc->page);
 	e = errno;
 	munmap(a, len);
-	meas_end(&m, smp);
+	meas_end(&m, smp, mc->icount_shift);
 	errno = e;
 	return ret;
 }
@@ -215,7 +216,7 @@ const char *self_exe(void)
 	return exe;
 }
 
-static int run_exec(struct sample *smp)
+static int run_exec(const struct wl_env *env, struct sample *smp)
 {
 	const char *prog = self_exe();
 	char npages[32];
@@ -224,16 +225,16 @@ static int run_exec(struct sample *smp)
 	int ret = 0, st;
 	pid_t pid;
 
-	snprintf(npages, sizeof(npages), "%lu", cfg.child_pages);
+	snprintf(npages, sizeof(npages), "%lu", env->child_pages);
 	meas_begin(&m);
-	for (i = 0; i < cfg.execs && !ret; i++) {
+	for (i = 0; i < env->execs && !ret; i++) {
 		pid = fork();
 		if (pid < 0) {
 			ret = -1;
 			break;
 		}
 		if (pid == 0) {
-			execl(prog, prog, EXEC_CHILD_ARG, datafile, npages, (char *)NULL);
+			execl(prog, prog, EXEC_CHILD_ARG, env->files->datafile, npages, (char *)NULL);
 			_exit(127);
 		}
 		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -241,13 +242,14 @@ static int run_exec(struct sample *smp)
 			ret = -1;
 		}
 	}
-	meas_end(&m, smp);
+	meas_end(&m, smp, env->m->icount_shift);
 	return ret;
 }
 
-static int run_small(const struct params *p, int mode, const struct column *col,
-		     struct sample *smp)
+static int run_small(const struct wl_env *env, const struct params *p, int mode,
+		     const struct column *col, struct sample *smp)
 {
+	const struct machine *mc = env->m;
 	char path[PATH_MAX + 32];
 	struct meas m;
 	struct stat st;
@@ -257,7 +259,7 @@ static int run_small(const struct params *p, int mode, const struct column *col,
 
 	meas_begin(&m);
 	for (i = 0; i < p->files && !ret; i++) {
-		snprintf(path, sizeof(path), "%s/small-%lu", workdir, i);
+		snprintf(path, sizeof(path), "%s/small-%lu", env->files->workdir, i);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0) {
 			e = errno;
@@ -274,24 +276,28 @@ static int run_small(const struct params *p, int mode, const struct column *col,
 			ret = -1;
 			break;
 		}
-		if (setting_mapping(mode, WL_SMALL, col, a, (size_t)st.st_size, PART_SEQ) < 0)
+		if (setting_mapping(mc, mode, WL_SMALL, col, a, (size_t)st.st_size, PART_SEQ) < 0)
 			ret = -1;
 		else
-			sum += touch_pages(a, ((size_t)st.st_size + mach.page - 1) / mach.page);
+			sum += touch_pages(a, ((size_t)st.st_size + mc->page - 1) / mc->page,
+					   mc->page);
 		e = errno;
 		munmap(a, (size_t)st.st_size);
 		errno = e;
 	}
 	sink = sum;
-	meas_end(&m, smp);
+	meas_end(&m, smp, mc->icount_shift);
 	return ret;
 }
 
 /* mixed: one mapping read in order, another probed at random, interleaved
  * evenly, in one process: no single system-wide order fits both. */
-static int run_mixed(const struct params *p, int mode, const struct column *col,
-		     struct sample *smp)
+static int run_mixed(const struct wl_env *env, const struct params *p, int mode,
+		     const struct column *col, struct sample *smp)
 {
+	const struct machine *mc = env->m;
+	const size_t pg = mc->page;
+	const int fd = env->files->datafd;
 	unsigned long s = mixed_seq_pages(p), r = mixed_rand_pages(p);
 	unsigned long n = lookups(r, p->density), *idx, i, j, sum = 0;
 	volatile char *a = NULL, *b = NULL;
@@ -302,53 +308,53 @@ static int run_mixed(const struct params *p, int mode, const struct column *col,
 	if (!idx)
 		return -1;
 	meas_begin(&m);
-	a = map_aligned(datafd, 0, s, setting_map_flags(mode, col, PART_SEQ));
-	b = map_aligned(datafd, s, r, setting_map_flags(mode, col, PART_RAND));
+	a = map_aligned(mc, fd, 0, s, setting_map_flags(mode, col, PART_SEQ));
+	b = map_aligned(mc, fd, s, r, setting_map_flags(mode, col, PART_RAND));
 	if (!a || !b ||
-	    setting_mapping(mode, WL_MIXED, col, (void *)a, s * mach.page, PART_SEQ) < 0 ||
-	    setting_mapping(mode, WL_MIXED, col, (void *)b, r * mach.page, PART_RAND) < 0) {
+	    setting_mapping(mc, mode, WL_MIXED, col, (void *)a, s * pg, PART_SEQ) < 0 ||
+	    setting_mapping(mc, mode, WL_MIXED, col, (void *)b, r * pg, PART_RAND) < 0) {
 		ret = -1;
 		goto out;
 	}
 	/* Lookup j comes after sequential page j * s / n: 1:1 and density 16
 	 * read a random page after every 16th sequential one, as the seed. */
 	for (i = 0, j = 0; i < s; i++) {
-		sum += (unsigned char)a[i * mach.page];
+		sum += (unsigned char)a[i * pg];
 		while (j < n && j * s <= i * n)
-			sum += (unsigned char)b[idx[j++] * mach.page];
+			sum += (unsigned char)b[idx[j++] * pg];
 	}
 	while (j < n)
-		sum += (unsigned char)b[idx[j++] * mach.page];
+		sum += (unsigned char)b[idx[j++] * pg];
 	sink = sum;
 out:
 	e = errno;
 	if (a)
-		munmap((void *)a, s * mach.page);
+		munmap((void *)a, s * pg);
 	if (b)
-		munmap((void *)b, r * mach.page);
+		munmap((void *)b, r * pg);
 	if (!ret)
-		meas_end(&m, smp);
+		meas_end(&m, smp, mc->icount_shift);
 	free(idx);
 	errno = e;
 	return ret;
 }
 
 /* One run: the column's process default around the workload, untimed. */
-int run_workload(int wl, const struct params *p, int mode, const struct column *col,
-		 struct sample *smp)
+int run_workload(const struct wl_env *env, int wl, const struct params *p, int mode,
+		 const struct column *col, struct sample *smp)
 {
 	int ret = -1, e;
 
 	if (setting_process(mode, wl, col) < 0)
 		return -1;
 	switch (wl) {
-	case WL_SEQ:	ret = run_scan(p, mode, col, 0, smp); break;
-	case WL_RAND:	ret = run_scan(p, mode, col, 1, smp); break;
-	case WL_TOUCH:	ret = run_touch(p, mode, col, smp); break;
-	case WL_EXEC:	ret = run_exec(smp); break;
-	case WL_SMALL:	ret = run_small(p, mode, col, smp); break;
-	case WL_MIXED:	ret = run_mixed(p, mode, col, smp); break;
-	default:	ret = run_threaded(wl, p, mode, col, smp); break;
+	case WL_SEQ:	ret = run_scan(env, p, mode, col, 0, smp); break;
+	case WL_RAND:	ret = run_scan(env, p, mode, col, 1, smp); break;
+	case WL_TOUCH:	ret = run_touch(env, p, mode, col, smp); break;
+	case WL_EXEC:	ret = run_exec(env, smp); break;
+	case WL_SMALL:	ret = run_small(env, p, mode, col, smp); break;
+	case WL_MIXED:	ret = run_mixed(env, p, mode, col, smp); break;
+	default:	ret = run_threaded(env, wl, p, mode, col, smp); break;
 	}
 	e = errno;
 	if (setting_process_end(mode, wl, col) < 0 && !ret)
@@ -376,8 +382,17 @@ static int write_pattern(int fd, size_t len, unsigned seedbyte)
 	return fsync(fd);
 }
 
-/* The data file, large enough for every point, and the small files. */
-void setup_files(const struct plan *pl)
+/* No files yet: remove_files() has nothing to do. */
+void files_init(struct files *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->datafd = -1;
+}
+
+/* The data file, large enough for every point of @pl, and the small files,
+ * in a directory of their own in @dir. */
+void setup_files(struct files *f, const struct plan *pl, const struct machine *mc,
+		 const char *dir)
 {
 	unsigned long data_pages = 1, files = 0, i;
 	uint64_t seed = 0xf11e5ULL;
@@ -403,50 +418,45 @@ void setup_files(const struct plan *pl)
 				data_pages = p->pages * p->threads;
 		}
 	}
-	snprintf(workdir, sizeof(workdir), "%s/fabench.%d", cfg.dir, (int)getpid());
-	if (mkdir(workdir, 0700) < 0) {
-		workdir[0] = '\0';
-		die("mkdir in %s: %s", cfg.dir, strerror(errno));
+	snprintf(f->workdir, sizeof(f->workdir), "%s/fabench.%d", dir, (int)getpid());
+	if (mkdir(f->workdir, 0700) < 0) {
+		f->workdir[0] = '\0';
+		die("mkdir in %s: %s", dir, strerror(errno));
 	}
-	snprintf(datafile, sizeof(datafile), "%s/data", workdir);
-	datafd = open(datafile, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (datafd < 0 || write_pattern(datafd, data_pages * mach.page, 0) < 0)
-		die("creating %s (%lu pages): %s", datafile, data_pages, strerror(errno));
+	snprintf(f->datafile, sizeof(f->datafile), "%s/data", f->workdir);
+	f->datafd = open(f->datafile, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (f->datafd < 0 || write_pattern(f->datafd, data_pages * mc->page, 0) < 0)
+		die("creating %s (%lu pages): %s", f->datafile, data_pages, strerror(errno));
 	for (i = 0; i < files; i++) {
 		/* 512 bytes to 128K, log-uniform: headers and sources. */
 		double e = 9 + (double)(rng_next(&seed) % 1000) / 1000.0 * 8;
 		size_t size = (size_t)pow(2, e);
 
-		snprintf(path, sizeof(path), "%s/small-%lu", workdir, i);
+		snprintf(path, sizeof(path), "%s/small-%lu", f->workdir, i);
 		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		nfiles = i + 1;
+		f->nfiles = i + 1;
 		if (fd < 0 || write_pattern(fd, size, (unsigned)i) < 0)
 			die("creating %s: %s", path, strerror(errno));
 		close(fd);
 	}
 }
 
-int data_fd(void)
-{
-	return datafd;
-}
-
-void remove_files(void)
+void remove_files(struct files *f)
 {
 	char path[PATH_MAX + 32];
 	unsigned long i;
 
-	if (!workdir[0])
+	if (!f->workdir[0])
 		return;
-	if (datafd >= 0)
-		close(datafd);
-	datafd = -1;
-	if (datafile[0])
-		unlink(datafile);
-	for (i = 0; i < nfiles; i++) {
-		snprintf(path, sizeof(path), "%s/small-%lu", workdir, i);
+	if (f->datafd >= 0)
+		close(f->datafd);
+	f->datafd = -1;
+	if (f->datafile[0])
+		unlink(f->datafile);
+	for (i = 0; i < f->nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/small-%lu", f->workdir, i);
 		unlink(path);
 	}
-	rmdir(workdir);
-	workdir[0] = '\0';
+	rmdir(f->workdir);
+	f->workdir[0] = '\0';
 }
