@@ -46,6 +46,25 @@ static void tap_name(char *buf, size_t size, const struct plan *pl, const struct
 		snprintf(buf + n, size - (size_t)n, "]");
 }
 
+/* One run: the column's process default around the workload, untimed. */
+static int run_workload(const struct wl_env *env, int wl, const struct params *p, int mode,
+			const struct column *col, struct sample *smp)
+{
+	int ret, e;
+
+	if (setting_process(mode, wl, col) < 0)
+		return -1;
+	if (wl_is_threaded(wl))
+		ret = run_threaded(env, wl, p, mode, col, smp);
+	else
+		ret = run_single(env, wl, p, mode, col, smp);
+	e = errno;
+	if (setting_process_end(mode, wl, col) < 0 && !ret)
+		return -1;
+	errno = e;
+	return ret;
+}
+
 /* Nothing set up yet: the config and machine it runs with, where the
  * results go. */
 void run_init(struct run *run, const struct config *cfg, const struct machine *m,

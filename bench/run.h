@@ -112,8 +112,8 @@ void files_init(struct files *f);
 void setup_files(struct files *f, const struct plan *pl, const struct machine *m,
 		 const char *dir);
 void remove_files(struct files *f);
-int run_workload(const struct wl_env *env, int wl, const struct params *p, int mode,
-		 const struct column *col, struct sample *smp);
+int run_single(const struct wl_env *env, int wl, const struct params *p, int mode,
+	       const struct column *col, struct sample *smp);
 
 /* threads.c */
 int run_threaded(const struct wl_env *env, int wl, const struct params *p, int mode,

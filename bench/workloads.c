@@ -339,28 +339,20 @@ out:
 	return ret;
 }
 
-/* One run: the column's process default around the workload, untimed. */
-int run_workload(const struct wl_env *env, int wl, const struct params *p, int mode,
-		 const struct column *col, struct sample *smp)
+/* One timed run of a workload of one thread. */
+int run_single(const struct wl_env *env, int wl, const struct params *p, int mode,
+	       const struct column *col, struct sample *smp)
 {
-	int ret = -1, e;
-
-	if (setting_process(mode, wl, col) < 0)
-		return -1;
 	switch (wl) {
-	case WL_SEQ:	ret = run_scan(env, p, mode, col, 0, smp); break;
-	case WL_RAND:	ret = run_scan(env, p, mode, col, 1, smp); break;
-	case WL_TOUCH:	ret = run_touch(env, p, mode, col, smp); break;
-	case WL_EXEC:	ret = run_exec(env, smp); break;
-	case WL_SMALL:	ret = run_small(env, p, mode, col, smp); break;
-	case WL_MIXED:	ret = run_mixed(env, p, mode, col, smp); break;
-	default:	ret = run_threaded(env, wl, p, mode, col, smp); break;
+	case WL_SEQ:	return run_scan(env, p, mode, col, 0, smp);
+	case WL_RAND:	return run_scan(env, p, mode, col, 1, smp);
+	case WL_TOUCH:	return run_touch(env, p, mode, col, smp);
+	case WL_EXEC:	return run_exec(env, smp);
+	case WL_SMALL:	return run_small(env, p, mode, col, smp);
+	case WL_MIXED:	return run_mixed(env, p, mode, col, smp);
 	}
-	e = errno;
-	if (setting_process_end(mode, wl, col) < 0 && !ret)
-		return -1;
-	errno = e;
-	return ret;
+	errno = EINVAL;
+	return -1;
 }
 
 static int write_pattern(int fd, size_t len, unsigned seedbyte)
