@@ -118,6 +118,7 @@ struct plan {
 	int baseline_order;		/* Baseline's window, -1 unknown */
 };
 
+/* The options: the command line's (main.c), or raw data's (raw.c). */
 struct config {
 	int modes[NR_MODES];
 	int wl[NR_WL];
@@ -252,10 +253,6 @@ void close_out(FILE *f, const char *path);
 void csv_string(FILE *f, const char *s);
 void print_meta(const struct report *rep, FILE *f, const char *prefix);
 
-/* workloads.c */
-int exec_child(const char *file, const char *npages);
-const char *self_exe(void);
-
 /* raw.c */
 void raw_open(struct raw_out *ro, const char *path, const struct config *cfg,
 	      const struct machine *m);
@@ -263,5 +260,9 @@ void raw_cell(struct raw_out *ro, const struct params *p, int mode, int wl,
 	      const struct column *col, const struct cell *c);
 void raw_close(struct raw_out *ro);
 void raw_read(const char *path, struct config *cfg, struct machine *m, struct plan *pl);
+
+/* workloads.c: a child of the exec workload, and this program to exec */
+int exec_child(const char *file, const char *npages);
+const char *self_exe(void);
 
 #endif /* FABENCH_H */

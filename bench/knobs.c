@@ -200,7 +200,7 @@ void probe_machine(struct machine *m, int allow_knobs)
 	m->knob_orig = read_knob(m->knob);
 	machine_derive(m);
 	m->knobs_allowed = geteuid() == 0 &&
-			     (allow_knobs || cmdline_has("faultaround.test"));
+			   (allow_knobs || cmdline_has("faultaround.test"));
 }
 
 /* What follows from the probed (or read back) facts. */

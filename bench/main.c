@@ -84,9 +84,11 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			usage(0);
-		else if (!strcmp(a, "--tap"))
-			output_tap(cfg->tap = 1), takes = 0;
-		else if (!strcmp(a, "--allow-knobs"))
+		else if (!strcmp(a, "--tap")) {
+			/* From here on, die() bails out in TAP too. */
+			output_tap(1);
+			cfg->tap = 1, takes = 0;
+		} else if (!strcmp(a, "--allow-knobs"))
 			cfg->allow_knobs = 1, takes = 0;
 		else if (!strcmp(a, "--print-page-size"))
 			exit(printf("%ld\n", sysconf(_SC_PAGESIZE)) < 0);
@@ -110,7 +112,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			snprintf(buf, sizeof(buf), "%s", v);
 			for (cfg->nmix = 0, tok = strtok_r(buf, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save)) {
-				if (cfg->nmix == MAX_LIST || parse_mix(tok, &cfg->mix[cfg->nmix++]) < 0)
+				if (cfg->nmix == MAX_LIST ||
+				    parse_mix(tok, &cfg->mix[cfg->nmix++]) < 0)
 					die("--mix: '%s' is not SEQ:RAND (1 to 1000 each; at most %d)",
 					    tok, MAX_LIST);
 			}
@@ -155,7 +158,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	else
 		for (w = 0; w < NR_WL; w++)
 			cfg->wl[w] = !cfg->modes[MODE_COST] || w == WL_SEQ ||
-				    w == WL_TOUCH || w == WL_EXEC;
+				     w == WL_TOUCH || w == WL_EXEC;
 	if (cfg->repeat < 1 || cfg->repeat > 100000)
 		die("--repeat must be 1 to 100000");
 	if (!cfg->npages)

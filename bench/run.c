@@ -165,7 +165,7 @@ static void run_point(struct run *run, const struct plan *pl, struct point *pt)
 	}
 }
 
-/* Every cell of @pl, measured into its cells. */
+/* Every cell of @pl, measured point after point. */
 void run_plan(struct run *run, struct plan *pl)
 {
 	int i;

@@ -28,8 +28,6 @@
 #include "fabench.h"
 #include "run.h"
 
-static char exe[PATH_MAX];	/* self_exe(): this program does not change */
-
 static volatile unsigned long sink;
 
 static long minflt_now(void)
@@ -205,6 +203,7 @@ int exec_child(const char *file, const char *npages)
 /* This program, to exec again (valgrind makes readlink give the client). */
 const char *self_exe(void)
 {
+	static char exe[PATH_MAX];	/* found once: the program does not change */
 	ssize_t n;
 
 	if (exe[0])
