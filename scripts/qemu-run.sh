@@ -11,7 +11,7 @@
 #   MODE demo   the newcomer's tour; MODE bench the benchmarks;
 #   MODE shell  an interactive shell on the console.
 #
-# ARCH ppc64le (pseries, VOF; MMU radix = power9, hash = power8) or x86_64.
+# ARCH ppc64le (pseries, VOF, power9; MMU radix or hash) or x86_64.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,6 +125,14 @@ if [ "$mode" = check ]; then
 	[ -n "$crashed" ] && [ "$f" = 0 ] && fail+=("test programs failed: $crashed")
 	[ "$f" -gt 0 ] && fail+=("$f test(s) failed")
 	[ $((p + f + s)) -gt 0 ] || fail+=("no test ran")
+	# A kernel built with the series' KUnit suites must have run them: a
+	# boot that did not tested less than its counts say.
+	if grep -q '^CONFIG_FAULT_AROUND_KUNIT_TEST=y' "$kdir/.config"; then
+		for suite in fault_around fault_around_walk; do
+			grep -q "^ *# Subtest: $suite\$" "$console" ||
+				fail+=("KUnit suite $suite did not run")
+		done
+	fi
 	info "$name: $p passed, $f failed, $s skipped (${elapsed}s)"
 fi
 
