@@ -56,8 +56,10 @@ for arch in "${archs[@]}"; do
 		for f in "${files[@]}"; do
 			[ -f "$tree/$f" ] || continue
 			# built only with the feature and KUnit
-			[ "$f" = mm/fault_around_kunit.c ] &&
-				! grep -q '^CONFIG_FAULT_AROUND_KUNIT_TEST=y' "$out/.config" && continue
+			case $f in
+			mm/fault_around*_kunit.c)
+				grep -q '^CONFIG_FAULT_AROUND_KUNIT_TEST=y' "$out/.config" || continue ;;
+			esac
 			o+=("${f%.c}.o")
 		done
 		echo "${o[@]}"
