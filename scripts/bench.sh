@@ -54,6 +54,12 @@
 #                  BENCH_PROGRAMS_CACHE=warm,cold pick a subset,
 #                  BENCH_PROGRAMS_WARM=S,S... and BENCH_PROGRAMS_COLD the
 #                  settings (bench/programs/bench.sh -s, -S)
+#   BENCH_CALIBRATION=1  instead: on the stock kernel (VARIANT=stock), the
+#                  workloads scripts/host-calibration.sh runs on the host
+#                  (faultaround.bench=calibration): Baseline of every
+#                  single-threaded workload, populate and advice, rand and
+#                  mixed at densities 4..256, BENCH_REPEAT runs per cell:
+#                  NAME-calibration-{base,columns}.{txt,csv} and -raw.csv
 #   BENCH_GUESTS="pseries-radix pseries-hash x86_64"   which guests
 #   BENCH_REPEAT=5 BENCH_COST_REPEAT=30   runs per cell
 #   BENCH_PAGES=N  pages per mapping (default: run-bench's choice)
@@ -118,6 +124,7 @@ extract() {
 	case $label in
 	sweep-*) "$top/scripts/bench-chart.sh" sweep "$csv" "$base.svg" "$name" "${label#sweep-}" ;;
 	concurrency*) ;;	# no chart: one bar per workload cannot show threads
+	calibration-*) ;;	# charted with the host's runs (host-calibration.sh)
 	*) if grep -Eq '^(global|hint|populate|advice|auto),' "$csv"; then
 		"$top/scripts/bench-chart.sh" bars "$csv" "$base.svg" "$name"
 	   fi ;;
@@ -419,6 +426,20 @@ for name in $guests; do
 				failed+=("$name ($label)")
 			fi
 		done
+	elif [ "${BENCH_CALIBRATION:-0}" = 1 ]; then
+		c=$BUILD/results/$name-stockbench.console
+		if boot "$name" stock "faultaround.bench=calibration faultaround.repeat=$repeat"; then
+			cp "$c" "$outdir/$name-calibration.console"
+			for part in base columns; do
+				if extract "$c" "$name" "$outdir" "calibration-$part"; then
+					done_files+=("$outdir/$name-calibration-$part"{.txt,.csv,-raw.csv})
+				else
+					failed+=("$name (calibration $part)")
+				fi
+			done
+		else
+			failed+=("$name (calibration)")
+		fi
 	elif [ "${BENCH_SWEEP:-0}" = 1 ]; then
 		c=$BUILD/results/${name}bench.console
 		if boot "$name" "" "faultaround.bench=sweep faultaround.repeat=$repeat"; then
