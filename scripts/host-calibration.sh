@@ -333,6 +333,10 @@ report() {
 				}
 			stat("host", w, "Baseline"); hb = M; hf = F
 			stat("icount", w, "Baseline"); gb = M; gf = F
+			if (hb <= 0 || gb <= 0 || hf <= 0 || gf <= 0) {
+				printf "%s: Baseline not measured on both sides, or without faults: no model line\n", w
+				continue
+			}
 			printf "model: %s host-ns-per-fault %.1f icount-instr-per-fault %.1f ns-per-instr %.4f rank-agrees %s\n",
 				w, hb * 1e9 / hf, gb * 1e9 / gf, hb / gb, agree
 		}
