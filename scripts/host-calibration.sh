@@ -301,50 +301,65 @@ report() {
 				printf "%-11s %-16s %4d %11.6f %5.2f%% %7.0f %4d %11.6f %5.2f%% %7.0f %7.3f %7.3f %9.4f\n",
 					w, c, hn, hm * 1e3, 100 * hse / hm, hf, gn, gm * 1e3, 100 * gse / gm, gf,
 					hm / hb, gm / gb, hm / gm
-				if (nc[w] > 1 && c != "Baseline")
-					printf "%s %.4f %.4f %.4f %.4f %s\n", w, hm / hb,
-						hm / hb * sqrt((hse / hm) ^ 2 + (hbse / hb) ^ 2), gm / gb,
-						gm / gb * sqrt((gse / gm) ^ 2 + (gbse / gb) ^ 2), short[c] >dat
 			}
-			printf "%s %.4f\n", w, hb / gb >npi
 		}
 		print ""
 		print "column order by mean time (fastest first; ~: within one standard error of the"
 		print "difference, sqrt(se1^2 + se2^2), a tie).  rank-agrees no: some pair of columns is"
 		print "ordered one way on the host and the other way under -icount, neither a tie; a pair"
-		print "tied on either side agrees.  One column: nothing to rank (yes)."
+		print "tied on either side agrees.  One column: nothing to rank (yes).  Listed: the pairs"
+		print "that disagree or are tied on one side only (A vs B: (A - B) / B, in standard errors)."
 		for (j = 1; j <= nwl; j++) {
-			w = wl[j]
+			w = wl[j]; agree[w] = "yes"
 			printf "%-11s host:   %s\n", w, order("host", w)
 			printf "%-11s icount: %s\n", "", order("icount", w)
+			for (a = 1; a <= nc[w]; a++)
+				for (b = a + 1; b <= nc[w]; b++) {
+					stat("host", w, cl[w, a]); ha = M; hsa = SE
+					stat("host", w, cl[w, b]); hbm = M; hd = ha - M; hs = sqrt(hsa ^ 2 + SE ^ 2); ht = abs(hd) <= hs
+					stat("icount", w, cl[w, a]); ga = M; gsa = SE
+					stat("icount", w, cl[w, b]); gbm = M; gd = ga - M; gs = sqrt(gsa ^ 2 + SE ^ 2); gt = abs(gd) <= gs
+					if (ht == gt && (ht || (hd > 0) == (gd > 0)))
+						continue
+					v = !ht && !gt ? "DISAGREE" : "tie on one side"
+					if (v == "DISAGREE") agree[w] = "no"
+					printf "%-11s   %s vs %s: %s: host %+.2f%% (%.1f se), icount %+.2f%% (%.1f se)\n", "",
+						cl[w, a], cl[w, b], v, 100 * hd / hbm, (hs > 0 ? abs(hd) / hs : 0),
+						100 * gd / gbm, (gs > 0 ? abs(gd) / gs : 0)
+				}
 		}
 		print ""
 		print "per workload, Baseline: host-ns-per-fault = host ns / host faults; icount-instr-per-fault"
 		print "= guest instructions / guest faults; ns-per-instr = host ns / guest instructions"
 		for (j = 1; j <= nwl; j++) {
-			w = wl[j]; agree = "yes"
-			for (a = 1; a <= nc[w]; a++)
-				for (b = a + 1; b <= nc[w]; b++) {
-					stat("host", w, cl[w, a]); ha = M; hsa = SE
-					stat("host", w, cl[w, b]); hd = ha - M; ht = abs(hd) <= sqrt(hsa ^ 2 + SE ^ 2)
-					stat("icount", w, cl[w, a]); ga = M; gsa = SE
-					stat("icount", w, cl[w, b]); gd = ga - M; gt = abs(gd) <= sqrt(gsa ^ 2 + SE ^ 2)
-					if (!ht && !gt && (hd > 0) != (gd > 0)) agree = "no"
-				}
+			w = wl[j]
 			stat("host", w, "Baseline"); hb = M; hf = F
 			stat("icount", w, "Baseline"); gb = M; gf = F
 			if (hb <= 0 || gb <= 0 || hf <= 0 || gf <= 0) {
 				printf "%s: Baseline not measured on both sides, or without faults: no model line\n", w
 				continue
 			}
+			# The chart: time / Baseline per column, and ns per instruction.
+			printf "%s %.4f\n", w, hb / gb >npi
+			stat("host", w, "Baseline"); hbse = SE
+			stat("icount", w, "Baseline"); gbse = SE
+			for (i = 2; i <= nc[w]; i++) {
+				c = cl[w, i]
+				stat("host", w, c); hm = M; hse = SE
+				stat("icount", w, c); gm = M; gse = SE
+				printf "%s %.4f %.4f %.4f %.4f %s%s\n", w, hm / hb,
+					hm / hb * sqrt((hse / hm) ^ 2 + (hbse / hb) ^ 2), gm / gb,
+					gm / gb * sqrt((gse / gm) ^ 2 + (gbse / gb) ^ 2), short[c],
+					agree[w] == "no" ? "(rank!)" : "" >dat
+			}
 			printf "model: %s host-ns-per-fault %.1f icount-instr-per-fault %.1f ns-per-instr %.4f rank-agrees %s\n",
-				w, hb * 1e9 / hf, gb * 1e9 / gf, hb / gb, agree
+				w, hb * 1e9 / hf, gb * 1e9 / gf, hb / gb, agree[w]
 		}
 	}' "$raw" >"$txt"
 	cat "$txt"
 	if command -v gnuplot >/dev/null && [ -s "$tmp/rel.dat" ]; then
 		cat >"$tmp/plot.gp" <<EOF
-set terminal svg size 1400,900 dynamic noenhanced font 'sans,10'
+set terminal svg size 1600,900 dynamic noenhanced font 'sans,10'
 set output '$svg'
 set multiplot layout 2,1 title 'host calibration: fabench on the host CPU (wall clock) vs x86_64 qemu -icount (instructions), stock kernels'
 set style data histograms
@@ -353,7 +368,7 @@ set style fill solid 0.85 border -1
 set key outside right
 set grid ytics
 set xtics scale 0 font 'sans,8'
-set title 'time relative to the Baseline of the same side (lower is better; bars: standard error)'
+set title 'time relative to the Baseline of the same side (lower is better; bars: standard error; (rank!): the two order the columns differently)'
 set ylabel 'time / Baseline'
 set yrange [0:*]
 plot '$tmp/rel.dat' using 2:3:xtic(strcol(1)."\n".strcol(6)) title 'host (wall clock)', '' using 4:5 title 'guest (-icount)', 1 with lines lc 'black' dt 2 notitle
