@@ -116,7 +116,7 @@ host() {
 	trap "rm -rf '$tmp'" EXIT
 	new=$tmp/rows
 	{
-		echo "# host meta: date=$(date -u +%Y-%m-%dT%H:%M:%SZ) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) cpus=$(nproc) kernel=$(uname -r) rounds=$rounds dir=$hostdir($(stat -f -c %T "$hostdir")) fabench-source=$(git -C "$top" rev-parse --short HEAD):bench thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '?')"
+		echo "# host meta: date=$(date -u +%Y-%m-%dT%H:%M:%SZ) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) family=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1) model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1) hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p' | grep . || echo none) cpus=$(nproc) kernel=$(uname -r) rounds=$rounds dir=$hostdir($(stat -f -c %T "$hostdir")) fabench-source=$(git -C "$top" rev-parse --short HEAD):bench thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '?')"
 	} >"$new"
 	info "host: $rounds rounds of fabench ${common[*]} --repeat 1 (base, columns) in $hostdir"
 	for r in $(seq 1 "$rounds"); do
