@@ -29,7 +29,7 @@
 #                                from the raw data alone
 #   (no argument: host, guest, report)
 #
-#   HOSTCAL_ROUNDS=15        host rounds (runs per cell)
+#   HOSTCAL_ROUNDS=40        host rounds (runs per cell)
 #   HOSTCAL_GUEST_REPEAT=10  guest runs per cell (-icount: deterministic)
 #   HOSTCAL_LOADED=1.5       a host round is "loaded" when the 1-minute load
 #                            average before or after one of its runs is
@@ -38,6 +38,8 @@
 #   HOSTCAL_DIR=/dev/shm     where fabench's files go on the host (tmpfs,
 #                            as the guest's /tmp)
 #   HOSTCAL_OUT=docs/results where host-calibration{.txt,.svg,-raw.csv} go
+#   HOSTCAL_NAME=host-calibration   their name (another pass of the host's
+#                            runs beside the first: host-calibration-pass2)
 #
 # Not part of make check: it measures, and needs a quiet host.
 set -euo pipefail
@@ -45,14 +47,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 
-rounds=${HOSTCAL_ROUNDS:-15}
+rounds=${HOSTCAL_ROUNDS:-40}
 guest_repeat=${HOSTCAL_GUEST_REPEAT:-10}
 loaded=${HOSTCAL_LOADED:-1.5}
 hostdir=${HOSTCAL_DIR:-/dev/shm}
 out=${HOSTCAL_OUT:-$top/docs/results}
-raw=$out/host-calibration-raw.csv
-txt=$out/host-calibration.txt
-svg=$out/host-calibration.svg
+name=${HOSTCAL_NAME:-host-calibration}
+raw=$out/$name-raw.csv
+txt=$out/$name.txt
+svg=$out/$name.svg
 fabench=$BUILD/host/bench/fabench
 
 # What both sides run: keep in step with bench/run-bench's calibration
