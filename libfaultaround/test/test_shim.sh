@@ -200,19 +200,30 @@ if command -v valgrind > /dev/null 2>&1 && [ "${FA_SANITIZE:-0}" != 1 ]; then
 	rc=$?
 	tap_check "valgrind ($HMODE): the range checks are clean" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vg.err" | head -30
+	# Memory errors in the parent and in every child; no leak check.  A
+	# child forked while another thread is inside the dynamic loader or
+	# malloc inherits that thread's half-done allocations, which memcheck
+	# reports as lost at the child's exit whatever the shim does (32 bytes
+	# strdup()ed under _dl_open(), and the same without the shim in 2 of 8
+	# runs on a loaded host); the shim's leaks are checked above, in a
+	# process that does not fork.  shim_forker's watchdog reports a hung
+	# child itself; the timeout only guards valgrind on a loaded host.
 	mkdir -p "$tmp/forker"
 	env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='fa_fork_*=64K;*.so*=order:1' \
-		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite \
-		--suppressions="$(dirname "$0")/fork-dlopen.supp" \
-		"$O/test/shim_forker" "$tmp/forker" 10 \
-		> "$tmp/vg.out" 2> "$tmp/vg.err"
+		timeout 600 valgrind -q --error-exitcode=99 --leak-check=no \
+		"$O/test/shim_forker" "$tmp/forker" 10 > "$tmp/vg.out" 2> "$tmp/vg.err"
 	rc=$?
-	tap_check "valgrind ($HMODE): forked children of a threaded program are clean" [ $rc -eq 0 ]
-	[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vg.out" "$tmp/vg.err" | head -30
+	tap_check "valgrind ($HMODE): forked children of a threaded program have no memory error" [ $rc -eq 0 ]
+	# On failure: the program's own lines and every report, whole.
+	if [ $rc -ne 0 ]; then
+		echo "# valgrind exit status $rc"
+		sed 's/^/# /' "$tmp/vg.out"
+		awk '/Invalid|uninitialised|Process terminating|Syscall param/ { on = 1 }
+		     on { print "# " $0 } /^==[0-9]+== $/ { on = 0 }' "$tmp/vg.err" | head -80
+	fi
 else
 	tap_skip "valgrind ($HMODE): the range checks are clean" "no valgrind, or an ASan build"
-	tap_skip "valgrind ($HMODE): forked children of a threaded program are clean" "no valgrind, or an ASan build"
+	tap_skip "valgrind ($HMODE): forked children of a threaded program have no memory error" "no valgrind, or an ASan build"
 fi
 
 # A dlopen() of a library that is loaded already advises nothing.
