@@ -236,19 +236,61 @@ long fa_minor_faults(void)
 	return ru.ru_minflt;
 }
 
-int fa_write_ulong(const char *path, unsigned long val)
+int fa_write_str(const char *path, const char *text)
 {
-	char buf[32];
-	int fd, len;
+	size_t len = strlen(text);
 	ssize_t n;
+	int fd, saved;
 
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
-	len = snprintf(buf, sizeof(buf), "%lu\n", val);
-	n = write(fd, buf, len);
+	n = write(fd, text, len);
+	saved = errno;
 	close(fd);
-	return n == len ? 0 : -1;
+	errno = saved;
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+int fa_write_ulong(const char *path, unsigned long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu\n", val);
+	return fa_write_str(path, buf);
+}
+
+unsigned long fa_system_default_pages(void)
+{
+	unsigned long bytes;
+	bool is_auto;
+
+	if (fa_system_default(&bytes, &is_auto) || is_auto)
+		return 0;
+	return bytes / fa_page_size ?: 1;
+}
+
+int fa_system_default(unsigned long *bytes, bool *is_auto)
+{
+	char buf[32], *end;
+	ssize_t n;
+	int fd;
+
+	fd = open(FA_SYSFS_DEFAULT_BYTES, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*is_auto = !strcmp(buf, "auto\n");
+	*bytes = 0;
+	if (*is_auto)
+		return 0;
+	errno = 0;
+	*bytes = strtoul(buf, &end, 10);
+	return errno || end == buf || *end != '\n' ? -1 : 0;
 }
 
 void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,

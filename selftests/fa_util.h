@@ -126,6 +126,18 @@ static inline uint8_t fa_touch(const void *addr)
  * stdio and does not check fclose(), where such an error shows.)
  */
 int fa_write_ulong(const char *path, unsigned long val);
+/* The same for a string, written as it is. */
+int fa_write_str(const char *path, const char *text);
+/*
+ * The system default from FA_SYSFS_DEFAULT_BYTES: *@bytes, or *@is_auto
+ * when it is the adaptive order ("auto").  -1 when it cannot be read.
+ */
+int fa_system_default(unsigned long *bytes, bool *is_auto);
+/*
+ * The system default window in pages (at least 1); 0 when it is "auto" or
+ * cannot be read, where a test that needs the window skips.
+ */
+unsigned long fa_system_default_pages(void);
 
 /*
  * The window the kernel maps for a fault on page @idx with a window of @nr

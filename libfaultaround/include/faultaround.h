@@ -41,7 +41,10 @@ extern "C" {
  * accepted by faultaround_set() and faultaround_set_default(), and
  * reported by the get calls. */
 #define FAULTAROUND_AUTO		PR_FAULTAROUND_AUTO
-/* What faultaround_get_default_bytes() reports for the adaptive order. */
+/* What faultaround_get_default_bytes() and
+ * faultaround_get_system_default_bytes() report for the adaptive order, and
+ * what faultaround_set_system_default_bytes() takes to make it the system
+ * default. */
 #define FAULTAROUND_AUTO_BYTES		((size_t)-1)
 
 /* Largest order the ABI carries (253: the madvise field holds order + 1

@@ -59,6 +59,10 @@ static void print_system_default(void)
 		printf("system default: n/a (%s)\n", strerror(errno));
 		return;
 	}
+	if (bytes == FAULTAROUND_AUTO_BYTES) {
+		printf("system default: auto (the adaptive order)\n");
+		return;
+	}
 	fa_format_bytes(bytes, sz, sizeof(sz));
 	printf("system default: %zu bytes (%s, order %d)\n", bytes, sz,
 	       faultaround_bytes_to_order(bytes, faultaround_page_size(),

@@ -238,6 +238,10 @@ int faultaround_get_system_default_bytes(size_t *bytes)
 		return -1;
 	if (fa_sysfs_read("default_bytes", buf, sizeof(buf)) < 0)
 		return -1;
+	if (!strcmp(buf, "auto")) {
+		*bytes = FAULTAROUND_AUTO_BYTES;
+		return 0;
+	}
 	if (parse_uint(buf, &val) < 0 || val > SIZE_MAX) {
 		errno = EIO;
 		return -1;
@@ -259,7 +263,8 @@ int faultaround_set_system_default_bytes(size_t bytes)
 	if (!f)
 		return -1;
 	setvbuf(f, NULL, _IONBF, 0);
-	if (fprintf(f, "%zu\n", bytes) < 0)
+	if (bytes == FAULTAROUND_AUTO_BYTES ? fputs("auto\n", f) < 0 :
+	    fprintf(f, "%zu\n", bytes) < 0)
 		ret = -1;
 	saved = errno;
 	if (fclose(f) != 0 && !ret)

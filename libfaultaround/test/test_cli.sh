@@ -19,7 +19,7 @@ done
 PATH=$tmp/bin:/usr/local/bin:/usr/bin:/bin
 export PATH
 
-tap_plan 83
+tap_plan 84
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
@@ -144,6 +144,22 @@ if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
 out=$(env $HENV "$FS" -a -- "$O/test/shim_victim" status)
 tap_check "-a ($HMODE) sets the adaptive order" [ "$out" = "default order 254" ]
 [ "$out" = "default order 254" ] || echo "# $out"
+# "auto" in default_bytes: the stand-in's file, or this kernel's as it is.
+if [ "$HMODE" = kernel ]; then
+	sysdef=$(cat /sys/kernel/mm/faultaround/default_bytes)
+else
+	sysdef=auto
+	echo auto > "$HSYSFS/default_bytes"
+fi
+out=$(env $HENV "$FS" --info | grep '^system default: ')
+if [ "$sysdef" = auto ]; then
+	tap_check "--info ($HMODE) names auto as the system default" \
+		[ "$out" = "system default: auto (the adaptive order)" ]
+else
+	tap_check "--info ($HMODE) gives the system default in bytes" \
+		[ "$out" != "${out#"system default: $sysdef bytes ("}" ]
+fi
+[ "$HMODE" = kernel ] || echo 65536 > "$HSYSFS/default_bytes"
 # -r adds the shim unless LD_PRELOAD has that very file (ld.so separates
 # entries with colons or blanks); a path that merely contains its name is
 # another file.
