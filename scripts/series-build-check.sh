@@ -13,6 +13,10 @@
 # After the last patch it compiles the touched files with W=1 in every
 # combination of FAULT_AROUND_HINTS, DEBUG_FS, SYSFS and FTRACE, against the
 # unpatched tree in the same configuration.
+# ARCH is ppc64le, x86_64 (the guests' configurations) or arm64-4k,
+# arm64-16k, arm64-64k: allnoconfig with the feature, THP (and so contpte),
+# KUnit, sysfs, debugfs and ftrace, for the page sizes no guest has
+# (aarch64-linux-gnu-gcc from gcc-aarch64-linux-gnu).
 # Prints TAP; not part of make check: run it before sending the series.
 set -uo pipefail
 
@@ -41,16 +45,35 @@ for arch in "${archs[@]}"; do
 	case $arch in
 	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- ;;
 	x86_64) karch=x86 cross= ;;
+	arm64-4k | arm64-16k | arm64-64k) karch=arm64 cross=aarch64-linux-gnu- ;;
 	*) die "unknown ARCH $arch" ;;
 	esac
 	out=$BUILD/kernel/$arch-bisect
 	mkdir -p "$out"
-	[ -f "$BUILD/kernel/$arch/.config" ] || "$top/scripts/kernel.sh" "$arch" >/dev/null ||
-		die "cannot configure $arch"
 	kmake() {
 		make -s -C "$tree" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
 			CC="ccache ${cross}gcc" "$@"
 	}
+	case $arch in
+	arm64-*)
+		command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing: apt install gcc-aarch64-linux-gnu"
+		pages=${arch#arm64-}
+		mkdir -p "$BUILD/kernel/$arch"
+		git -C "$tree" checkout -q --detach "$head"
+		kmake allnoconfig >/dev/null
+		"$tree/scripts/config" --file "$out/.config" \
+			--enable "ARM64_${pages^^}_PAGES" --enable ADVISE_SYSCALLS \
+			--enable TRANSPARENT_HUGEPAGE --enable FAULT_AROUND_HINTS \
+			--enable SYSFS --enable DEBUG_FS --enable FTRACE \
+			--enable KUNIT --enable FAULT_AROUND_KUNIT_TEST --enable EXPERT
+		kmake olddefconfig >/dev/null
+		cp "$out/.config" "$BUILD/kernel/$arch/.config"
+		;;
+	*)
+		[ -f "$BUILD/kernel/$arch/.config" ] || "$top/scripts/kernel.sh" "$arch" >/dev/null ||
+			die "cannot configure $arch"
+		;;
+	esac
 	objs_of() {
 		local f o=()
 		for f in "${files[@]}"; do
