@@ -226,4 +226,50 @@ TEST_F(folios, window_is_a_floor)
 			    self->table, idx, 2);
 }
 
+/*
+ * The first page of a folio in the second page table that follows a folio
+ * of at least @min pages starting in that table; 0 when there is none.
+ */
+static unsigned long after_a_large_folio(const unsigned long *head,
+					 unsigned long table, unsigned long min)
+{
+	unsigned long i;
+
+	for (i = table + 1; i < 2 * table; i++)
+		if (head[i] == i && head[i - 1] >= table && i - head[i - 1] >= min)
+			return i;
+	return 0;
+}
+
+/*
+ * A fault maps its whole folio, so the adaptive order must not take the
+ * folio next to a later fault for a walk through the file: the fault on
+ * the page after it maps its own folio and no more.
+ */
+TEST_F(folios, auto_takes_a_neighbouring_folio_for_no_run)
+{
+	unsigned long idx = after_a_large_folio(self->head, self->table, 4), i;
+	unsigned long prev;
+	bool *present = calloc(self->pages, sizeof(*present));
+
+	ASSERT_NE(present, NULL);
+	if (!idx) {
+		free(present);
+		SKIP(return, "no folio of 4 pages or more followed by another");
+	}
+	prev = self->head[idx - 1];
+	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
+			  MADV_FAULTAROUND_AUTO), 0);
+	ASSERT_EQ(fa_touch(self->map + prev * fa_page_size),
+		  fa_pattern(prev * fa_page_size));
+	ASSERT_EQ(fa_touch(self->map + idx * fa_page_size),
+		  fa_pattern(idx * fa_page_size));
+	ASSERT_EQ(fa_present(self->map, self->pages, present), 0);
+	for (i = 0; i < self->pages; i++)
+		EXPECT_EQ(present[i], self->head[i] == prev || self->head[i] == idx)
+			TH_LOG("page %lu (folio at %lu), faults on %lu and %lu",
+			       i, self->head[i], prev, idx);
+	free(present);
+}
+
 TEST_HARNESS_MAIN
