@@ -121,17 +121,21 @@ TEST_F(system_auto, reads_back_as_written)
 
 /*
  * Faults with no run of mapped neighbours map the window "auto" replaced,
- * also next to one earlier such window: never less than before.
+ * also next to one earlier such window, on either side: never less than
+ * before, and no more.  Two such windows in a row are a run.
  */
 TEST_F(system_auto, lookups_map_the_stock_window)
 {
-	unsigned long at = self->m.table + 8 * self->base;
+	unsigned long b = self->base, at = self->m.table + 8 * b, at2 = at + 16 * b;
 
-	EXPECT_EQ(fault_maps(&self->m, at), (long)self->base);
-	EXPECT_EQ(fault_maps(&self->m, at + self->base), (long)self->base);
-	EXPECT_EQ(fault_maps(&self->m, at - 1), (long)self->base);
-	EXPECT_TRUE(fa_present_exactly(self->m.map, self->m.pages,
-				       at - self->base, 3 * self->base));
+	EXPECT_EQ(fault_maps(&self->m, at), (long)b);
+	EXPECT_EQ(fault_maps(&self->m, at + b), (long)b);
+	EXPECT_EQ(fault_maps(&self->m, at2), (long)b);
+	EXPECT_EQ(fault_maps(&self->m, at2 - 1), (long)b);
+	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), (long)(4 * b));
+	EXPECT_TRUE(fa_page_present(self->m.map + (at2 - b) * fa_page_size));
+	/* Behind at + 2b: [at, at + 2b), a run of two windows. */
+	EXPECT_EQ(fault_maps(&self->m, at + 2 * b), (long)(6 * b));
 }
 
 /*
