@@ -66,6 +66,14 @@ mkdir -p "$root/opt/faultaround/zlib"
 cp "$root"/usr/share/doc/zlib1g-dev/examples/*.[ch] "$root/opt/faultaround/zlib/"
 cp "$progs/zlib-examples.mk" "$root/opt/faultaround/zlib/Makefile"
 cp "$progs/imports.py" "$data"/* "$root/opt/faultaround/"
+# libblas3 and liblapack3 (numpy's) provide libblas.so.3 and
+# liblapack.so.3 through update-alternatives in their postinst, which
+# unpacking does not run: the links it makes, to the one implementation.
+for lib in blas lapack; do
+	for f in "$root"/usr/lib/*/"$lib/lib$lib.so.3"; do
+		if [ -e "$f" ]; then ln -sfn "$lib/lib$lib.so.3" "${f%/"$lib"/*}/lib$lib.so.3"; fi
+	done
+done
 # Documentation is not run; dropping it is what path-exclude setups do.
 rm -rf "$root"/usr/share/{doc,man,info,locale,lintian}
 
