@@ -128,7 +128,7 @@ auto_skip=
 if [ $kernel = stock ]; then
 	auto_skip="stock kernel: no adaptive order"
 elif ! err=$( { echo auto >"$knob"; } 2>&1 ); then
-	auto_skip="$knob refuses auto (${err##*: })"
+	auto_skip="$knob refuses auto: ${err##*: }"
 elif [ "$(cat "$knob")" != auto ]; then
 	auto_skip="$knob reads back '$(cat "$knob")' after auto was written"
 fi
