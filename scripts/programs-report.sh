@@ -68,7 +68,10 @@ function cell(k, c, p, s) { return k SUBSEP c SUBSEP p SUBSEP s }
 		if (kv[1] == "cc") { cc = kv[2]; gsub(/:/, " ", cc) }
 		if (kv[1] == "clock") clock = kv[2]
 	}
-	metaline[kern] = substr($0, 18)
+	# Each description of a run, once: joined raw files (programs run in
+	# separate boots, with other repeats) keep theirs.
+	ml = substr($0, 18)
+	if (!(ml in mlseen)) { mlseen[ml] = 1; metaline[++nml] = ml }
 	next
 }
 /^# programs-meta: auto-system=skip / { autoskip = substr($0, 35); next }
@@ -139,7 +142,7 @@ function chgerr(key, base,   a, b, ea, eb) {
 }
 END {
 	printf "# real programs in the %s guest (Debian 12 programs, perf stat per run)\n", guest
-	for (k in metaline) printf "# %s\n", metaline[k]
+	for (i = 1; i <= nml; i++) printf "# %s\n", metaline[i]
 	print "caveat: qemu -icount: a nanosecond is one guest instruction, not hardware time; the hash MMU'"'"'s H_ENTER/H_REMOVE hcalls run in qemu outside that count, so hash PTE inserts are nearly free"
 	print "caveat: cold cache: the programs image is a virtio disk; under -icount the guest'"'"'s idle time while it waits for the disk follows the host'"'"'s clock, so cold times include host-dependent I/O waits"
 	print "times: perf stat duration_time (seconds of guest time, mean); stddev: of the mean, in % of the mean, as perf stat --repeat prints it;"
