@@ -70,8 +70,9 @@ void print_meta(const struct report *rep, FILE *f, const char *prefix)
 	if (cfg->nthreads > 1 || cfg->threads[0] > 1)
 		for (i = 0; i < cfg->nthreads; i++)
 			fprintf(f, "%s%u", i ? "," : ", threads ", cfg->threads[i]);
-	fprintf(f, ", guest %s%s\n", cfg->guest, m->emulated == EMU_MTTCG ?
-		", emulated (MTTCG, wall time)" : m->emulated ? ", emulated" : "");
+	fprintf(f, ", guest %s%s, clock %s\n", cfg->guest, m->emulated == EMU_MTTCG ?
+		", emulated (MTTCG, wall time)" : m->emulated ? ", emulated" : "",
+		clock_name(cfg, m));
 }
 
 typedef void cell_fn(void *arg, const struct params *p, int mode, int wl,

@@ -51,10 +51,10 @@ enum { WL_SEQ, WL_RAND, WL_TOUCH, WL_EXEC, WL_SMALL, WL_MIXED,
        WL_MT_SLICES, WL_MT_INTERLEAVED, WL_MT_SEPARATE, NR_WL };
 #define WL_FIRST_MT	WL_MT_SLICES
 
-/* Tables are printed in this order: auto last, it is compared with the
- * global and hint blocks of the same sweep point. */
+/* Tables are printed in this order: auto and auto-system last, they are
+ * compared with the global and hint blocks of the same sweep point. */
 enum { MODE_GLOBAL, MODE_HINT, MODE_POPULATE, MODE_ADVICE, MODE_AUTO,
-       MODE_COST, NR_MODES };
+       MODE_AUTO_SYSTEM, MODE_COST, NR_MODES };
 
 enum col_kind {
 	COL_BASELINE,		/* the system default, nothing set */
@@ -65,6 +65,7 @@ enum col_kind {
 	COL_ADVICE,		/* MADV_SEQUENTIAL / MADV_RANDOM as fits */
 	COL_AUTO_PROCESS,	/* prctl(PR_SET_FAULTAROUND, AUTO) */
 	COL_AUTO_MAPPING,	/* madvise(MADV_FAULTAROUND_AUTO) */
+	COL_AUTO_SYSTEM,	/* the system default set to the adaptive order */
 };
 
 struct column {
@@ -141,6 +142,8 @@ struct config {
 	int all_orders;			/* --orders all: 0..max */
 	const char *guest;
 	char guest_read[64];		/* --from-raw: the raw data's guest */
+	const char *clock;		/* --clock: what timed the runs, NULL: probed */
+	char clock_read[16];		/* --from-raw: the raw data's clock */
 	const char *dir;
 	const char *csv, *json, *raw, *tables, *from_raw;
 	int tap;
@@ -198,6 +201,8 @@ void parse_workloads(const char *opt, const char *s, int *flags);
 void parse_orders(struct config *cfg, const char *s);
 void parse_threads(struct config *cfg, const char *opt, const char *s);
 int parse_mix(const char *s, struct mix *m);
+void parse_clock(const char *opt, const char *s, char *buf, size_t size);
+const char *clock_name(const struct config *cfg, const struct machine *m);
 
 /* plan.c */
 const char *wl_name(int wl);

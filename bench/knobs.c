@@ -74,22 +74,59 @@ void knob_init(struct knob *k, const struct machine *m)
 	k->dirty = 0;
 }
 
-int write_knob(struct knob *k, long long bytes)
+static int write_text(const char *path, const char *buf)
 {
-	char buf[32];
-	int fd, len, ret = 0;
+	size_t len = strlen(buf);
+	int fd, ret = 0;
 
-	fd = open(k->path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC, as a shell's echo: for FABENCH_KNOB's stand-in file. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	len = snprintf(buf, sizeof(buf), "%lld\n", bytes);
-	if (write(fd, buf, (size_t)len) != len)
+	if (write(fd, buf, len) != (ssize_t)len)
 		ret = -1;
 	if (close(fd) < 0 && !ret)
 		ret = -1;
-	if (!ret)
-		k->dirty = bytes != k->orig;
 	return ret;
+}
+
+int write_knob(struct knob *k, long long bytes)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld\n", bytes);
+	if (write_text(k->path, buf) < 0)
+		return -1;
+	k->dirty = bytes != k->orig;
+	return 0;
+}
+
+/*
+ * The adaptive order as the system default: "auto" written to the knob,
+ * which must read it back.  -1 with errno set when the kernel refuses it
+ * (EINVAL where the knob takes only numbers), or with @why when it reads
+ * back something else; the knob is then put back.
+ */
+int write_knob_auto(struct knob *k, char *why, size_t size)
+{
+	char buf[64] = "";
+	int e;
+
+	why[0] = '\0';
+	if (write_text(k->path, "auto\n") < 0) {
+		e = errno;
+		snprintf(why, size, "%.80s refuses auto: %.40s", k->path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	k->dirty = 1;
+	if (read_small_file(k->path, buf, sizeof(buf)) < 0 || strcmp(buf, "auto")) {
+		snprintf(why, size, "%.80s reads back '%.20s' after auto", k->path, buf);
+		restore_knob(k);
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 /* Also called, best effort, from the signal handler. */
@@ -267,6 +304,9 @@ const char *skip_reason(const struct machine *m, const struct features *f, int m
 		return NULL;
 	case COL_ORDER:
 	case COL_SPLIT:
+	case COL_AUTO_SYSTEM:
+		/* auto-system is tried on any kernel: one that refuses auto
+		 * says why when the run writes it. */
 		if (mode == MODE_HINT)
 			return m->supported ? NULL : "no kernel support";
 		if (!m->knob[0])

@@ -29,8 +29,8 @@ static struct run run;
 static void usage(int rc)
 {
 	printf("usage: fabench [options]\n"
-	       "  --mode LIST        global,hint,populate,advice,auto (default: all of these),\n"
-	       "                     or cost alone\n"
+	       "  --mode LIST        global,hint,populate,advice,auto,auto-system (default: all\n"
+	       "                     of these), or cost alone\n"
 	       "  --workloads LIST   seq,rand,touch,exec,smallfiles,mixed (default: all;\n"
 	       "                     cost mode: seq,touch,exec); the threaded ones\n"
 	       "                     mt-slices,mt-interleaved,mt-separate (\"threads\")\n"
@@ -49,6 +49,8 @@ static void usage(int rc)
 	       "                     1,2 and the number of CPUs if larger)\n"
 	       "  --orders LIST|all  order columns (default 0,1,3,4,5,8,max; all: 0..max)\n"
 	       "  --guest NAME       the name in the auto summary lines (default host)\n"
+	       "  --clock NAME       what times the runs, in the auto-system lines (default:\n"
+	       "                     icount in qemu -icount, mttcg in MTTCG, else wall)\n"
 	       "  --dir DIR          where the files go (default $TMPDIR or /tmp)\n"
 	       "  --csv FILE, --json FILE   one record per cell (- for stdout)\n"
 	       "  --raw FILE         every run, one CSV line each\n"
@@ -131,6 +133,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			parse_orders(cfg, v);
 		else if (!strcmp(a, "--guest"))
 			cfg->guest = v;
+		else if (!strcmp(a, "--clock")) {
+			parse_clock(a, v, cfg->clock_read, sizeof(cfg->clock_read));
+			cfg->clock = cfg->clock_read;
+		}
 		else if (!strcmp(a, "--dir"))
 			cfg->dir = v;
 		else if (!strcmp(a, "--csv"))

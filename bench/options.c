@@ -120,6 +120,26 @@ int parse_mix(const char *s, struct mix *m)
 	return 0;
 }
 
+/* --clock: a name of letters, digits and '-', copied into @buf. */
+void parse_clock(const char *opt, const char *s, char *buf, size_t size)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-");
+
+	if (!n || s[n] || n >= size)
+		die("%s: '%s' is not a clock name (a-z, 0-9, '-', at most %zu)", opt, s,
+		    size - 1);
+	memcpy(buf, s, n + 1);
+}
+
+/* What timed the runs, for the summary lines: --clock, or what the machine
+ * says (qemu -icount counts instructions, MTTCG and hardware wall time). */
+const char *clock_name(const struct config *cfg, const struct machine *m)
+{
+	if (cfg->clock)
+		return cfg->clock;
+	return m->emulated == EMU_ICOUNT ? "icount" : m->emulated == EMU_MTTCG ? "mttcg" : "wall";
+}
+
 /* --threads: ascending without duplicates, so that a run prints the one
  * thread blocks, which the others are compared with, first. */
 void parse_threads(struct config *cfg, const char *opt, const char *s)

@@ -21,7 +21,7 @@ static const char *const wl_names[NR_WL] = {
 };
 
 static const char *const mode_names[NR_MODES] = {
-	"global", "hint", "populate", "advice", "auto", "cost",
+	"global", "hint", "populate", "advice", "auto", "auto-system", "cost",
 };
 
 const char *wl_name(int wl)
@@ -341,6 +341,9 @@ int block_columns(const struct plan *pl, int mode, int wl, struct column *cols)
 	case MODE_AUTO:
 		add(cols, &n, COL_AUTO_PROCESS, "auto");
 		add(cols, &n, COL_AUTO_MAPPING, "madv-auto");
+		break;
+	case MODE_AUTO_SYSTEM:
+		add(cols, &n, COL_AUTO_SYSTEM, "auto-system");
 		break;
 	}
 	return n;

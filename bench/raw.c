@@ -57,6 +57,7 @@ void raw_open(struct raw_out *ro, const char *path, const struct config *cfg,
 		m->knob, m->knobs_allowed, m->emulated, cfg->repeat);
 	if (m->icount_shift)
 		fprintf(raw, "# icount_shift=%d\n", m->icount_shift);
+	fprintf(raw, "# clock=%s\n", clock_name(cfg, m));
 	list_names(raw, "modes", cfg->modes, mode_name, NR_MODES);
 	list_names(raw, "workloads", cfg->wl, wl_name, NR_WL);
 	fprintf(raw, "# orders=");
@@ -199,6 +200,9 @@ static void meta(struct raw_in *in, const char *key, const char *v)
 	if (!strcmp(key, "guest")) {
 		snprintf(cfg->guest_read, sizeof(cfg->guest_read), "%s", v);
 		cfg->guest = cfg->guest_read;
+	} else if (!strcmp(key, "clock")) {
+		parse_clock("clock", v, cfg->clock_read, sizeof(cfg->clock_read));
+		cfg->clock = cfg->clock_read;
 	} else if (!strcmp(key, "kernel")) {
 		snprintf(m->kernel, sizeof(m->kernel), "%s", v);
 	} else if (!strcmp(key, "arch")) {

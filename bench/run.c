@@ -28,6 +28,7 @@ static const char *col_tap_name(const struct plan *pl, const struct column *col,
 	case COL_ADVICE:	return "advice";
 	case COL_AUTO_PROCESS:	return "auto";
 	case COL_AUTO_MAPPING:	return "madv-auto";
+	case COL_AUTO_SYSTEM:	return "auto-system";
 	}
 	return "?";
 }
@@ -90,7 +91,8 @@ static void run_cell(struct run *run, const struct plan *pl, struct point *pt, i
 	const struct machine *m = run->mach;
 	struct cell *c = &pt->cells[mode][wl][k];
 	const char *why = skip_reason(m, &run->feat, mode, wl, col);
-	int knob = mode == MODE_GLOBAL && col->kind == COL_ORDER;
+	int knob = (mode == MODE_GLOBAL && col->kind == COL_ORDER) ||
+		   col->kind == COL_AUTO_SYSTEM;
 	char name[160], cb[32], dir[NOTE_LEN + 8];
 	struct sample smp;
 	int r;
@@ -100,7 +102,11 @@ static void run_cell(struct run *run, const struct plan *pl, struct point *pt, i
 	if (why) {
 		c->status = ST_SKIP;
 		snprintf(c->note, sizeof(c->note), "%s", why);
-	} else if (knob && write_knob(&run->knob, (long long)m->page << col->order) < 0) {
+	} else if (col->kind == COL_AUTO_SYSTEM &&
+		   write_knob_auto(&run->knob, c->note, sizeof(c->note)) < 0) {
+		c->status = ST_SKIP;
+	} else if (col->kind == COL_ORDER && knob &&
+		   write_knob(&run->knob, (long long)m->page << col->order) < 0) {
 		c->status = ST_SKIP;
 		snprintf(c->note, sizeof(c->note), "%.80s refused %zu bytes: %.40s",
 			 m->knob, m->page << col->order, strerror(errno));

@@ -84,6 +84,7 @@ void features_init(struct features *f);
 void probe_features(struct features *f, const struct machine *m, int datafd);
 void knob_init(struct knob *k, const struct machine *m);
 int write_knob(struct knob *k, long long bytes);
+int write_knob_auto(struct knob *k, char *why, size_t size);
 void restore_knob(struct knob *k);
 const char *skip_reason(const struct machine *m, const struct features *f, int mode, int wl,
 			const struct column *col);

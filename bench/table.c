@@ -82,6 +82,7 @@ void print_mode(struct report *rep, int mode)
 		[MODE_POPULATE] = "MADV_POPULATE_READ or MAP_POPULATE on the mapping read in order (any kernel)",
 		[MODE_ADVICE] = "MADV_SEQUENTIAL on the mapping read in order, MADV_RANDOM on the one probed at random (any kernel)",
 		[MODE_AUTO] = "the adaptive order: auto = process default (PR_FAULTAROUND_AUTO), madv-auto = per mapping (MADV_FAULTAROUND_AUTO)",
+		[MODE_AUTO_SYSTEM] = "the adaptive order as the system default (\"auto\" in default_bytes), Baseline = the stock default",
 		[MODE_COST] = "no hint, system default untouched (stock vs patched cost)",
 	};
 
@@ -102,6 +103,7 @@ static void print_header(struct report *rep, int mode, const struct column *cols
 		[MODE_GLOBAL] = "FAULT_AROUND_ORDER", [MODE_HINT] = "FAULT_AROUND_ORDER",
 		[MODE_COST] = "FAULT_AROUND_ORDER", [MODE_POPULATE] = "POPULATE",
 		[MODE_ADVICE] = "MADVISE", [MODE_AUTO] = "ADAPTIVE_ORDER",
+		[MODE_AUTO_SYSTEM] = "SYSTEM_DEFAULT",
 	};
 	char line[2048];
 	int i, len;
@@ -328,6 +330,37 @@ static void print_auto(const struct report *rep, const struct point *pt, int wl)
 	}
 }
 
+/*
+ * auto-system: one line per workload in the fixed form of docs/benchmarks.md
+ * (the programs' report prints the same): the adaptive order as the system
+ * default and the fastest global order, both against this block's Baseline,
+ * the stock default.
+ */
+static void print_auto_system(const struct report *rep, const struct point *pt, int wl)
+{
+	const struct plan *pl = rep->plan;
+	const struct cell *cs = pt->cells[MODE_AUTO_SYSTEM][wl], *g = pt->cells[MODE_GLOBAL][wl];
+	const struct cell *a = &cs[block_column_index(pl, MODE_AUTO_SYSTEM, wl, COL_AUTO_SYSTEM)];
+	const char *guest = rep->cfg->guest, *clock = clock_name(rep->cfg, rep->mach), *why;
+	struct column gc[MAX_COLS];
+	int b = best_global(pl, pt, wl, gc, &why);
+
+	if (a->status == ST_SKIP)
+		say("auto-system: %s %s %s SKIP (%s)\n", wl_name(wl), guest, clock, a->note);
+	else if (a->status != ST_RAN || cs[0].status != ST_RAN || cs[0].tmean <= 0)
+		say("auto-system: %s %s %s not measured (%s)\n", wl_name(wl), guest, clock,
+		    a->status != ST_RAN ? a->note : cs[0].status != ST_RAN ? cs[0].note :
+		    "no time measured: clock too coarse?");
+	else if (b < 0)
+		say("auto-system: %s %s %s %+.1f%% vs stock default (stddev %.1f%%),"
+		    " best fixed order not measured (%s)\n", wl_name(wl), guest, clock,
+		    pct_change(a, &cs[0]), a->tsd, why);
+	else
+		say("auto-system: %s %s %s %+.1f%% vs stock default (stddev %.1f%%),"
+		    " best fixed order %d %+.1f%%\n", wl_name(wl), guest, clock,
+		    pct_change(a, &cs[0]), a->tsd, gc[b].order, pct_change(&g[b], &cs[0]));
+}
+
 /* seq: 1 when every column with a known limit took exactly ceil(pages /
  * 2^order) faults in every run, 0 when one did not, -1 when none had a
  * known limit; @msg says which. */
@@ -405,6 +438,8 @@ void print_block(struct report *rep, const struct point *pt, int mode, int wl)
 		print_split(rep->plan, pt);
 	if (mode == MODE_AUTO)
 		print_auto(rep, pt, wl);
+	if (mode == MODE_AUTO_SYSTEM)
+		print_auto_system(rep, pt, wl);
 	say("\n");
 	if (wl == WL_SEQ && mode_has_limit(mode)) {
 		limit_check(rep->plan, pt, mode, msg, sizeof(msg));

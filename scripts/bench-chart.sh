@@ -12,7 +12,8 @@
 #       clustered bars per workload, one panel per mode (make bench)
 #   bench-chart.sh sweep CSV SVG TITLE density|pages|mix
 #       one panel per workload, the swept value on x, one line per setting:
-#       every global order, the hint split, advice, populate, auto
+#       every global order, the hint split, advice, populate, auto,
+#       auto-system
 #       (BENCH_SWEEP=1 make bench)
 set -euo pipefail
 
@@ -30,7 +31,7 @@ function err(t, sd, b, bsd) { return t / b * sqrt(sd * sd + bsd * bsd) / 100 }
 bars() {
 	local csv=$1 svg=$2 title=$3 tmp mode modes=() n
 	tmp=$(mktemp -d)
-	for mode in global hint populate advice auto; do
+	for mode in global hint populate advice auto auto-system; do
 		grep -q "^$mode," "$csv" || continue
 		# Rows: workloads; columns: (value, error) per setting.
 		awk -F, -v mode="$mode" "$ratio_awk"'

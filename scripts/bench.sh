@@ -111,7 +111,7 @@ extract() {
 		section "$console" tables "$label"
 	} >"$txt"
 	section "$console" csv "$label" |
-		grep -E '^(# kernel|mode,|(global|hint|populate|advice|auto|cost),)' >"$csv" || true
+		grep -E '^(# kernel|mode,|(global|hint|populate|advice|auto|auto-system|cost),)' >"$csv" || true
 	[ -s "$csv" ] || { warn "$name: no CSV between the markers in $console"; return 1; }
 	section "$console" raw "$label" >"$raw"
 	# The tables must come back from the raw data (a console line broken
@@ -125,7 +125,7 @@ extract() {
 	sweep-*) "$top/scripts/bench-chart.sh" sweep "$csv" "$base.svg" "$name" "${label#sweep-}" ;;
 	concurrency*) ;;	# no chart: one bar per workload cannot show threads
 	calibration-*) ;;	# charted with the host's runs (host-calibration.sh)
-	*) if grep -Eq '^(global|hint|populate|advice|auto),' "$csv"; then
+	*) if grep -Eq '^(global|hint|populate|advice|auto|auto-system),' "$csv"; then
 		"$top/scripts/bench-chart.sh" bars "$csv" "$base.svg" "$name"
 	   fi ;;
 	esac

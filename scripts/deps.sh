@@ -51,6 +51,8 @@ image_pkgs=(
 	zlib1g-dev		# libz for that compile, and it ships the C sources compiled
 	ripgrep			# scans a large file through mmap (rg --mmap)
 	linux-perf		# perf stat: fault counts, the fault_around tracepoint
+	git			# git grep over the packfile of a repository made at image build time
+	python3-numpy python3-yaml python3-requests python3-jinja2	# a large package set to import (C extensions, BLAS, pure Python)
 )
 
 # From Debian's sid, through an apt state of our own (sid_apt): the kernel

@@ -27,6 +27,8 @@ progs=$top/bench/programs
 img=$BUILD/$arch/programs.ext4
 root=$BUILD/$arch/programs-root
 data=$BUILD/programs-data
+# What git grep looks for in the repository below: a handful of lines.
+git_pattern='mmap.mmap('
 
 [ -f "$closure" ] || die "$closure missing: run 'make deps'"
 
@@ -64,13 +66,44 @@ mkdir -p "$root/opt/faultaround/zlib"
 cp "$root"/usr/share/doc/zlib1g-dev/examples/*.[ch] "$root/opt/faultaround/zlib/"
 cp "$progs/zlib-examples.mk" "$root/opt/faultaround/zlib/Makefile"
 cp "$progs/imports.py" "$data"/* "$root/opt/faultaround/"
+# libblas3 and liblapack3 (numpy's) provide libblas.so.3 and
+# liblapack.so.3 through update-alternatives in their postinst, which
+# unpacking does not run: the links it makes, to the one implementation.
+for lib in blas lapack; do
+	for f in "$root"/usr/lib/*/"$lib/lib$lib.so.3"; do
+		if [ -e "$f" ]; then ln -sfn "$lib/lib$lib.so.3" "${f%/"$lib"/*}/lib$lib.so.3"; fi
+	done
+done
 # Documentation is not run; dropping it is what path-exclude setups do.
 rm -rf "$root"/usr/share/{doc,man,info,locale,lintian}
+
+# git grep's repository: the image's own Python sources (the standard
+# library and dist-packages, real code, some 20 MB) committed once into a
+# bare repository and packed by git gc, as a clone would leave it.  The
+# host's git is Debian 12's, as the image's; fixed names, dates and one
+# pack thread make the same repository, and so the same answer, every time.
+# Made before the byte-compiling below, which adds no .py file.
+repo=$root/opt/faultaround/repo.git
+pyver=$(cd "$root/usr/lib" && ls -d python3.[0-9]* | head -1)
+git -c init.defaultBranch=master init -q --bare "$repo"
+(
+	export GIT_DIR=$repo GIT_WORK_TREE=$root/usr/lib GIT_CONFIG_NOSYSTEM=1 HOME=/nonexistent \
+		GIT_AUTHOR_NAME=faultaround GIT_AUTHOR_EMAIL=faultaround@localhost \
+		GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_NAME=faultaround \
+		GIT_COMMITTER_EMAIL=faultaround@localhost GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+	git add -f -- ":(glob)$pyver/**/*.py" ':(glob)python3/dist-packages/**/*.py' \
+		':(exclude,glob)**/_sysconfigdata*'
+	git commit -q -m "Python sources of the programs image"
+	git -c pack.threads=1 gc -q
+	rm -f "$repo/index"
+	git grep -n -F -e "$git_pattern" HEAD >"$root/opt/faultaround/git-grep.expected" ||
+		die "git grep finds no '$git_pattern' in the image's Python sources"
+)
+info "git repository: $(du -sm "$repo" | cut -f1) MB, pack $(du -k "$repo"/objects/pack/*.pack | cut -f1) KB"
 
 # Byte-compile Python's modules as Debian's postinst (py3compile) would,
 # else every run compiles them again and cannot store the result on a
 # read-only disk.  The format depends on the Python version, not the arch.
-pyver=$(cd "$root/usr/lib" && ls -d python3.[0-9]* | head -1)
 if [ "$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')" = "$pyver" ]; then
 	python3 -m compileall -q -j0 -s "$root" -p / -x '/lib2to3/tests/' \
 		"$root/usr/lib/$pyver" "$root/usr/lib/python3/dist-packages" >/dev/null ||

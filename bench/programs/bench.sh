@@ -19,30 +19,38 @@
 # (sync and drop_caches before every run, outside the timed region).
 # setting: base (the system default, untouched), global:K (the system
 # default set to order K: sysfs default_bytes, or debugfs
-# fault_around_bytes on stock, put back afterwards), order:K ("faultaround
-# -o K --", the process default), auto ("faultaround -a --"), rules and
-# nomatch (the preload shim, "faultaround -r RULES --", with rules that
-# match the program's files or a rule that matches none).  The stock
-# kernel runs base and global:K only.  The cold cache runs fewer settings
+# fault_around_bytes on stock, put back afterwards), auto-system (the
+# system default set to the adaptive order, "auto" written to
+# default_bytes, put back afterwards; on a kernel that refuses it one
+# "skip" line per program and cache, the reason in a "# programs-meta:
+# auto-system=skip" line), order:K ("faultaround -o K --", the process
+# default), auto ("faultaround -a --"), rules and nomatch (the preload
+# shim, "faultaround -r RULES --", with rules that match the program's
+# files or a rule that matches none).  The stock kernel runs base and
+# global:K only.  The cold cache runs fewer settings
 # (below), and not the compile.  status: ok, or what went wrong
 # (exit code, output differs from the first run's).  seconds: perf's
 # duration_time, which under qemu -icount shift=0 is guest instructions.
 #
 #   bench.sh [-r REPEAT] [-p PROGRAMS] [-c CACHES] [-s WARM] [-S COLD] [-g GUEST]
-#     PROGRAMS: comma list of sqlite,pystart,python,cc,rg (default: all)
+#     PROGRAMS: comma list of sqlite,pystart,python,cc,rg,git,sqlite-pk,
+#       pyimport (default: all)
 #     CACHES:   warm,cold (default: both)
 #     WARM, COLD: comma lists of settings for each cache, K a number or
 #       mid (the default order, or 3 where that is 0) or max; default
-#       WARM base,global:0,global:mid,global:max,order:0,order:mid,order:max,auto,rules,nomatch
-#       COLD base,global:0,global:max,auto
-#     (the stock kernel skips what needs the series: order, auto, rules,
-#     nomatch)
+#       WARM base,global:0,global:mid,global:max,auto-system,order:0,order:mid,order:max,auto,rules,nomatch
+#       COLD base,global:0,global:max,auto-system,auto
+#     (the stock kernel skips what needs the series: auto-system, order,
+#     auto, rules, nomatch)
+#
+# The clock (icount under qemu -icount, mttcg without it, wall on
+# hardware) is told by run-bench through FA_EMULATED, as fabench is.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/workloads.sh"
 
-repeat=5 programs=sqlite,pystart,python,cc,rg caches=warm,cold guest=$(uname -m)
-warm_settings=base,global:0,global:mid,global:max,order:0,order:mid,order:max,auto,rules,nomatch
-cold_settings=base,global:0,global:max,auto
+repeat=5 programs=sqlite,pystart,python,cc,rg,git,sqlite-pk,pyimport caches=warm,cold guest=$(uname -m)
+warm_settings=base,global:0,global:mid,global:max,auto-system,order:0,order:mid,order:max,auto,rules,nomatch
+cold_settings=base,global:0,global:max,auto-system,auto
 while getopts r:p:c:s:S:g: opt; do
 	case $opt in
 	r) repeat=$OPTARG ;;
@@ -102,12 +110,35 @@ events=duration_time,minor-faults,major-faults
 tp=/sys/kernel/tracing/events/fault_around/fault_around
 [ -d "$PROGRAMS$tp" ] && events=$events,fault_around:fault_around
 
-echo "# programs-meta: guest=$guest kernel=$kernel release=$(uname -r) machine=$(uname -m) page_size=$psize max_order=$maxo default_bytes=$orig default_order=$defo orders=0:$mid:$maxo repeat=$repeat events=$events cc=$(echo "$cc_progs" | tr ' ' :)"
+case ${FA_EMULATED:-} in
+mttcg) clock=mttcg ;;
+'' | 0) clock=wall ;;
+*) clock=icount ;;
+esac
+
+echo "# programs-meta: guest=$guest kernel=$kernel release=$(uname -r) machine=$(uname -m) page_size=$psize max_order=$maxo default_bytes=$orig default_order=$defo orders=0:$mid:$maxo repeat=$repeat events=$events cc=$(echo "$cc_progs" | tr ' ' :) clock=$clock"
 echo "# programs-meta: rules=$rules nomatch=$nomatch_rules"
-echo "guest,kernel,cache,program,setting,run,status,seconds,minor_faults,major_faults,fault_around"
 
 setknob() { echo "$1" >"$knob" || fail "cannot write $1 to $knob"; }
 trap 'echo "$orig" >"$knob"' EXIT INT TERM
+
+# Whether the kernel takes the adaptive order as the system default: write
+# "auto", read it back, put the default back.  $auto_skip: why not, or "".
+auto_skip=
+if [ $kernel = stock ]; then
+	auto_skip="stock kernel: no adaptive order"
+elif ! err=$( { echo auto >"$knob"; } 2>&1 ); then
+	auto_skip="$knob refuses auto: ${err##*: }"
+elif [ "$(cat "$knob")" != auto ]; then
+	auto_skip="$knob reads back '$(cat "$knob")' after auto was written"
+fi
+setknob "$orig"
+if [ -n "$auto_skip" ]; then
+	echo "# programs-meta: auto-system=skip $auto_skip"
+else
+	echo "# programs-meta: auto-system=ok"
+fi
+echo "guest,kernel,cache,program,setting,run,status,seconds,minor_faults,major_faults,fault_around"
 
 # workload PROGRAM: the wl_* call of PROGRAM.
 workload() {
@@ -117,6 +148,9 @@ workload() {
 	python) echo "wl_python" ;;
 	cc) echo "wl_cc /tmp/cc-bench -s $cc_progs" ;;
 	rg) echo "wl_rg" ;;
+	git) echo "wl_git" ;;
+	sqlite-pk) echo "wl_sqlite_pk pk" ;;
+	pyimport) echo "wl_pyimport" ;;
 	*) fail "unknown program '$1'" ;;
 	esac
 }
@@ -153,6 +187,12 @@ measure() {
 	case $2 in
 	base) ;;
 	global:*) setknob $((psize << ${2#global:})) ;;
+	auto-system)
+		if [ -n "$auto_skip" ]; then
+			echo "$guest,$kernel,$cache,$1,$2,0,skip,,,,"
+			return
+		fi
+		setknob auto ;;
 	order:*) launcher="$FA -o ${2#order:} --" ;;
 	auto) launcher="$FA -a --" ;;
 	rules) launcher="$FA -r $rules --" ;;
@@ -185,7 +225,7 @@ for prog in $(echo "$programs" | tr , ' '); do
 			*:max) s=${s%:max}:$maxo ;;
 			esac
 			case $kernel:$s in
-			stock:order:* | stock:auto | stock:rules | stock:nomatch) continue ;;
+			stock:order:* | stock:auto | stock:auto-system | stock:rules | stock:nomatch) continue ;;
 			esac
 			measure "$prog" "$s"
 		done

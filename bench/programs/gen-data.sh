@@ -11,6 +11,9 @@
 #                     read through mmap (PRAGMA mmap_size)
 #   lookups-smoke.sql a few of them, and lookups-smoke.expected: what the
 #                     host's sqlite3 answers, for the guest to compare
+#   pk.sql            PK_LOOKUPS point lookups by rowid in one statement
+#                     (one prepare, a B-tree descent per lookup), through
+#                     mmap; pk-smoke.sql a few of them; their .expected
 #   imports.expected  what imports.py prints with the host's python3
 #   big.txt           ~60 MB of text lines; two of them contain
 #                     "faultaround-needle", big.expected says which (as
@@ -21,6 +24,7 @@ dir=$1
 rows=${ROWS:-262144}
 lookups=${LOOKUPS:-1000}
 lines=${LINES_BIG:-1000000}
+pk_lookups=${PK_LOOKUPS:-4000}
 mkdir -p "$dir"
 rm -f "$dir/kv.db"
 
@@ -52,6 +56,21 @@ lookups() {
 lookups lookups "$lookups" 104729
 lookups lookups-smoke 5 65521
 sqlite3 -batch -readonly "$dir/kv.db" <"$dir/lookups-smoke.sql" >"$dir/lookups-smoke.expected"
+
+# pk NAME COUNT: COUNT lookups by rowid, ids 1 + i*104729 mod ROWS (odd
+# step, power-of-two rows: all distinct, spread over the whole table), in
+# one statement, so that the lookups and not SQL parsing take the time.
+# CROSS JOIN keeps the generated ids the outer loop: one rowid seek each.
+pk() {
+	cat >"$dir/$1.sql" <<SQL
+PRAGMA mmap_size = 268435456;
+WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < $2 - 1)
+SELECT count(*), sum(length(kv.v)), sum(kv.id) FROM s CROSS JOIN kv ON kv.id = 1 + (s.i * 104729) % $rows;
+SQL
+	sqlite3 -batch -readonly "$dir/kv.db" <"$dir/$1.sql" >"$dir/$1.expected"
+}
+pk pk "$pk_lookups"
+pk pk-smoke 50
 
 # What imports.py prints with the host's Python, for the guest to compare.
 python3 "$(dirname "$0")/imports.py" >"$dir/imports.expected"

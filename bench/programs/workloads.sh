@@ -17,6 +17,12 @@
 #   wl_zpipe DIR       round trip through DIR/zpipe (checks the compile)
 #   wl_cc_zpipe DIR    the smoke run's compile: zpipe alone, then the trip
 #   wl_rg              rg --mmap over a ~60 MB file for two needle lines
+#   wl_git             git grep over HEAD of a packed repository of the
+#                      image's Python sources (objects read through mmap)
+#   wl_sqlite_pk [NAME] sqlite3 point lookups by rowid in one statement,
+#                      NAME.sql (default pk-smoke; pk: 4000 of them)
+#   wl_pyimport        python3 startup and the import of a large package
+#                      set: numpy, yaml, requests, jinja2
 #
 # The data and sources are described in bench/programs/gen-data.sh and
 # zlib-examples.mk; the expected outputs sit next to them in $DATA.
@@ -61,6 +67,22 @@ wl_cc_zpipe() {
 
 wl_rg() {
 	in_image rg --mmap --no-filename -n faultaround-needle "$DATA/big.txt"
+}
+
+# The pattern is programs-image.sh's git_pattern, whose matches it keeps
+# as git-grep.expected.  The guest's root may not own the image's files:
+# safe.directory lets git read the repository all the same (on the
+# command line, which git trusts, as the image has no config file).
+wl_git() {
+	in_image git -c safe.directory='*' --git-dir="$DATA/repo.git" grep -n -F -e 'mmap.mmap(' HEAD
+}
+
+wl_sqlite_pk() {
+	in_image sqlite3 -batch -readonly "$DATA/kv.db" <"$PROGRAMS$DATA/${1:-pk-smoke}.sql"
+}
+
+wl_pyimport() {
+	in_image python3 -c 'import numpy, yaml, requests, jinja2; print("OK")'
 }
 
 # Run as a command (so that timeout can wrap it): workloads.sh wl_NAME ARGS.
