@@ -6,7 +6,8 @@
  * for the system default ("Baseline") and, per mode, for fault-around
  * orders set system-wide (global) or per mapping / process (hint), for what
  * users can do on any kernel (populate, advice), and for the adaptive order
- * (auto); cost runs Baseline only, to compare stock and patched kernels.
+ * per process or mapping (auto) and as the system default (auto-system);
+ * cost runs Baseline only, to compare stock and patched kernels.
  * Each cell is repeated --repeat times and reported as the mean and the
  * standard deviation of the mean in percent of the mean, the way
  * "perf stat --repeat" reports it.  Lists of --pages, --density and --mix
