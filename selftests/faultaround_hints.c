@@ -60,12 +60,6 @@ FIXTURE_TEARDOWN(hint)
 	fa_table_map_close(&self->m);
 }
 
-#define SKIP_WITHOUT_SYSTEM_WINDOW()					\
-	do {								\
-		if (!fa_system_default_pages())				\
-			SKIP(return, "the system default is \"auto\"");	\
-	} while (0)
-
 TEST_F(hint, every_order_maps_its_window)
 {
 	int order;
@@ -101,7 +95,8 @@ TEST_F(hint, minor_faults_are_one_per_window)
 
 TEST_F(hint, unset_follows_the_system_default)
 {
-	SKIP_WITHOUT_SYSTEM_WINDOW();
+	if (!fa_system_default_pages())
+		SKIP(return, "the system default is \"auto\"");
 	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 3), 0);
 	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, -1), 0);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
@@ -113,7 +108,8 @@ TEST_F(hint, vma_beats_process_beats_system)
 {
 	unsigned long idx = fa_probe(&self->m);
 
-	SKIP_WITHOUT_SYSTEM_WINDOW();
+	if (!fa_system_default_pages())
+		SKIP(return, "the system default is \"auto\"");
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
 	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 4), 0);
 	EXPECT_TRUE(fa_window_is(&self->m, idx, 16));
@@ -131,7 +127,8 @@ TEST_F(hint, system_default_changes_only_unhinted_vmas)
 
 	if (!fa_may_change_system())
 		SKIP(return, "changes the system default: guest only");
-	SKIP_WITHOUT_SYSTEM_WINDOW();
+	if (!fa_system_default_pages())
+		SKIP(return, "the system default is \"auto\"");
 	ASSERT_EQ(read_sysfs(FA_SYSFS_DEFAULT_BYTES, &saved), 0);
 	ASSERT_EQ(fa_set_hint(self->m.map, half, 1), 0);
 	ASSERT_EQ(fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, 8 * fa_page_size), 0);

@@ -38,11 +38,11 @@ FIXTURE_VARIANT(system_auto)
 FIXTURE_VARIANT_ADD(system_auto, tmpfs_shared) { .fs = "tmpfs", .map_flags = MAP_SHARED };
 FIXTURE_VARIANT_ADD(system_auto, ext4_private) { .fs = "ext4", .map_flags = MAP_PRIVATE };
 
-static int restore_system_default(FIXTURE_DATA(system_auto) *self)
+static int restore_system_default(bool saved_auto, unsigned long saved_bytes)
 {
-	if (self->saved_auto)
+	if (saved_auto)
 		return fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto\n");
-	return fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, self->saved_bytes);
+	return fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved_bytes);
 }
 
 /*
@@ -74,7 +74,7 @@ FIXTURE_SETUP(system_auto)
 	if (fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, SYSTEM_AUTO_BASE_BYTES) ||
 	    fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto\n")) {
 		ret = errno;
-		restore_system_default(self);
+		restore_system_default(self->saved_auto, self->saved_bytes);
 		fa_table_map_close(&self->m);
 		ASSERT_TRUE(false) TH_LOG("setting the default: %s", strerror(ret));
 	}
@@ -83,7 +83,7 @@ FIXTURE_SETUP(system_auto)
 FIXTURE_TEARDOWN(system_auto)
 {
 	fa_table_map_close(&self->m);
-	EXPECT_EQ(restore_system_default(self), 0);
+	EXPECT_EQ(restore_system_default(self->saved_auto, self->saved_bytes), 0);
 }
 
 /* Read page @idx; return how many pages the fault mapped, or -1. */
