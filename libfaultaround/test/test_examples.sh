@@ -3,8 +3,8 @@
 # The examples run, and explain themselves on a kernel without the feature.
 EXO=$2
 . "$(dirname "$0")/tap.sh"
-tap_plan 3
-for e in seq_scan random_lookup service_default; do
+tap_plan 4
+for e in seq_scan random_lookup service_default advice_scan; do
 	out=$("$EXO/$e" 2>&1)
 	r=$?
 	if [ $r -ne 0 ]; then
