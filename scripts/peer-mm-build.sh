@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# peer-mm-build.sh ARCH: build all of the kernel's tools/testing/selftests/mm
+# from the series' tree (build/linux, the tree the patched kernel is built
+# from) into build/peer/ARCH/mm, installed the kselftest way (make install:
+# programs, run_vmtests.sh and its helper scripts).  The stock kernel runs
+# the same binaries, so that the two kernels differ and nothing else; the
+# tree's faultaround category is our own tests and not part of the peer
+# comparison (scripts/peer-guest.sh leaves it out).
+#
+# Built against the series' uapi headers (headers_install) and the peer
+# root's libcap and libnuma (scripts/peer-debs.sh); liburing statically, as
+# the guests have no liburing.so.  The page_frag test module is not built:
+# it needs the kernel's Module.symvers in the source tree, which the build
+# keeps under build/kernel; test_page_frag.sh then skips.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+arch=${1:-x86_64}
+src=$BUILD/linux
+gb=$BUILD/peer/$arch
+root=$gb/root
+case $arch in
+ppc64le)
+	karch=powerpc mmarch=powerpc cross=powerpc64le-linux-gnu- triplet=powerpc64le-linux-gnu
+	sysroot=$BUILD/sysroot/ppc64le
+	uring_inc="-I$sysroot/usr/include" uring_lib="-L$sysroot/usr/lib/$triplet"
+	;;
+x86_64)
+	# the mm Makefile's ARCH for x86 is x86_64 (protection keys, the high
+	# address switch), the kernel's is x86
+	karch=x86 mmarch=x86_64 cross= triplet=x86_64-linux-gnu
+	uring_inc= uring_lib=
+	;;
+*) die "unknown ARCH '$arch'" ;;
+esac
+[ -f "$root/.key" ] || die "$root missing: run scripts/peer-debs.sh $arch"
+
+exec 9>"$BUILD/.kernel-tree.lock"
+flock -s 9
+
+mm=$src/tools/testing/selftests/mm
+out=$gb/mm-build
+inst=$gb/mm
+hdr=$gb/kheaders
+mkdir -p "$out" "$hdr"
+log=$gb/mm-build.log
+if ! env -u MAKEFLAGS -u MFLAGS make -C "$src" O="$hdr/build" ARCH="$karch" \
+		INSTALL_HDR_PATH="$hdr/usr" headers_install >"$log" 2>&1; then
+	tail -20 "$log" >&2
+	die "headers_install failed (log: ${log#"$top"/})"
+fi
+# The libraries' headers and link-time files from the peer root (its
+# headers after the system's and the series', which the root's older
+# linux-libc-dev must not shadow); the run-time ones go into the guest
+# with it.
+libs="-idirafter $root/usr/include $uring_inc -L$root/usr/lib/$triplet $uring_lib"
+rm -rf "$inst"
+# -k: a program that does not build is reported and left out; the rest run.
+env -u MAKEFLAGS -u MFLAGS make -k -C "$mm" OUTPUT="$out" CC="${cross}gcc" ARCH="$mmarch" \
+	KHDR_INCLUDES="-isystem $hdr/usr/include" EXTRA_CFLAGS="$libs" \
+	IOURING_EXTRA_LIBS="-l:liburing.a" INSTALL_PATH="$inst" install >>"$log" 2>&1 || true
+[ -x "$inst/run_vmtests.sh" ] || { tail -30 "$log" >&2; die "the mm selftests did not install (log: ${log#"$top"/})"; }
+missing=()
+for t in $(sed -n 's/^.*run_test \(bash \)\{0,1\}\.\/\([A-Za-z0-9_.-]*\).*$/\2/p' "$mm/run_vmtests.sh" | sort -u); do
+	[ -e "$inst/$t" ] || missing+=("$t")
+done
+[ ${#missing[@]} -eq 0 ] || warn "mm selftests not built for $arch: ${missing[*]} (log: ${log#"$top"/})"
+printf '%s\n' "${missing[@]}" >"$inst/NOT-BUILT"
+info "mm selftests built for $arch: ${inst#"$top"/} ($(find "$inst" -maxdepth 1 -type f -perm -u+x | wc -l) programs and scripts)"
