@@ -15,17 +15,23 @@
 #   auto-sys   "auto" written to default_bytes; SKIPPED when the kernel
 #              refuses it with EINVAL
 #
+# peer.cats= (comma-separated) runs only those run_vmtests.sh categories,
+# "none" none of them.  peer.stress=SECONDS then runs stress-ng's VM
+# stressors with --verify on ext4 for that long, while /peer/churn changes
+# hints, advice, process defaults and the system default on the same files.
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
 # failure, and the run goes on.  The host (scripts/peer-report.py) reads
 # the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180
+settings=none cats= timeout=180 stress=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
 	peer.timeout=*) timeout=${arg#peer.timeout=} ;;
+	peer.cats=*) cats=$(echo "${arg#peer.cats=}" | tr , ' ') ;;
+	peer.stress=*) stress=${arg#peer.stress=} ;;
 	esac
 done
 
@@ -46,6 +52,8 @@ mount -t tmpfs tmpfs $r/tmp
 mount -t tmpfs tmpfs $r/run
 mount -t cgroup2 cgroup2 $r/sys/fs/cgroup 2>/dev/null
 mount -o bind /faultaround $r/faultaround
+mkdir -p $r/mnt/ext4
+[ -n "${FA_EXT4DIR:-}" ] && mount -o bind "$FA_EXT4DIR" $r/mnt/ext4
 if [ -b /dev/ram1 ] && mkswap /dev/ram1 >/dev/null 2>&1 && swapon /dev/ram1; then
 	swap="$(($(cat /sys/block/ram1/size) / 2048)) MiB on /dev/ram1"
 else
@@ -55,8 +63,9 @@ echo "# peer-guest: mem $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB," \
 	"hugepages $(cat /proc/sys/vm/nr_hugepages) x $(awk '/Hugepagesize/ {print $2}' /proc/meminfo) kB," \
 	"swap $swap, cpus $(nproc), timeout ${timeout}s per test"
 
-# Every category run_vmtests.sh knows, but our own (the make check suite).
-cats=$(sed -n 's/.*CATEGORY="\([a-z0-9_-]*\)".*/\1/p' $r/peer/mm/run_vmtests.sh |
+# Every category run_vmtests.sh knows, but our own (the make check suite),
+# unless peer.cats= names some.
+[ -n "$cats" ] || cats=$(sed -n 's/.*CATEGORY="\([a-z0-9_-]*\)".*/\1/p' $r/peer/mm/run_vmtests.sh |
 	sort -u | grep -vx faultaround | tr '\n' ' ')
 echo "# peer-guest: categories $cats"
 
@@ -67,6 +76,7 @@ in_root() {
 
 orig=
 [ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)
+[ "$cats" = none ] && settings=
 for s in $settings; do
 	pre=
 	case $s in
@@ -101,4 +111,24 @@ for s in $settings; do
 	echo "# peer-setting: END $s rc=$rc $(($(cut -d. -f1 /proc/uptime) - start))s"
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
 done
-exit 0
+
+rc=0
+if [ -n "$stress" ]; then
+	d=/mnt/ext4/stress
+	mkdir -p $r$d
+	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs))"
+	in_root /peer/churn $d "$stress" >/tmp/churn.log 2>&1 &
+	churn=$!
+	in_root stress-ng --temp-path $d --verify --metrics-brief --timeout "${stress}s" \
+		--mmap 1 --mmap-file --madvise 1 --fault 1 --mremap 1 --msync 1 --mlock 1 \
+		--vm-segv 1 --pagemove 1 --readahead 1 >/tmp/stress.log 2>&1
+	src=$?
+	sed 's/^/# peer-stress-ng: /' /tmp/stress.log
+	wait $churn
+	crc=$?
+	sed 's/^/# peer-churn: /' /tmp/churn.log
+	echo "# peer-stress: END stress-ng rc=$src churn rc=$crc"
+	[ $src = 0 ] && [ $crc = 0 ] || rc=1
+	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
+fi
+exit $rc

@@ -58,6 +58,7 @@ peer_timeout() {\
 grep -q 'peer_timeout "\$@"' "$stage/peer/root/peer/mm/run_vmtests-peer.sh" ||
 	die "run_vmtests.sh changed: the time limit did not go in"
 chmod +x "$stage/peer/root/peer/mm/run_vmtests-peer.sh"
+cp "$gb/churn" "$stage/peer/root/peer/churn"
 cp "$top/scripts/peer-guest.sh" "$stage/peer/run"
 chmod +x "$stage/peer/run"
 if grep -q '^CONFIG_MODULES=y' "$kdir/.config"; then

@@ -13,7 +13,8 @@
 # root's libcap and libnuma (scripts/peer-debs.sh); liburing statically, as
 # the guests have no liburing.so.  The page_frag test module is not built:
 # it needs the kernel's Module.symvers in the source tree, which the build
-# keeps under build/kernel; test_page_frag.sh then skips.
+# keeps under build/kernel; test_page_frag.sh then skips.  Also builds the
+# stress runs' churner, peer/churn.c, into build/peer/ARCH/churn.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +58,11 @@ fi
 # headers after the system's and the series', which the root's older
 # linux-libc-dev must not shadow); the run-time ones go into the guest
 # with it.
-libs="-idirafter $root/usr/include $uring_inc -L$root/usr/lib/$triplet $uring_lib"
+# Only those two in the link path: the root's libc.so is a linker script
+# naming the guest's absolute paths, which a cross linker cannot follow.
+rm -rf "$gb/linklibs" && mkdir -p "$gb/linklibs"
+cp -a "$root/usr/lib/$triplet"/libcap.* "$root/usr/lib/$triplet"/libnuma.* "$gb/linklibs/"
+libs="-idirafter $root/usr/include $uring_inc -L$gb/linklibs $uring_lib"
 rm -rf "$inst"
 # -k: a program that does not build is reported and left out; the rest run.
 env -u MAKEFLAGS -u MFLAGS make -k -C "$mm" OUTPUT="$out" CC="${cross}gcc" ARCH="$mmarch" \
@@ -70,4 +75,7 @@ for t in $(sed -n 's/^.*run_test \(bash \)\{0,1\}\.\/\([A-Za-z0-9_.-]*\).*$/\2/p
 done
 [ ${#missing[@]} -eq 0 ] || warn "mm selftests not built for $arch: ${missing[*]} (log: ${log#"$top"/})"
 printf '%s\n' "${missing[@]}" >"$inst/NOT-BUILT"
+# The stress runs' other process (peer/churn.c), with the same headers.
+"${cross}gcc" -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$gb/churn" "$top/peer/churn.c" ||
+	die "peer/churn.c did not build"
 info "mm selftests built for $arch: ${inst#"$top"/} ($(find "$inst" -maxdepth 1 -type f -perm -u+x | wc -l) programs and scripts)"
