@@ -15,6 +15,10 @@
 # it needs the kernel's Module.symvers in the source tree, which the build
 # keeps under build/kernel; test_page_frag.sh then skips.  Also builds the
 # stress runs' churner, peer/churn.c, into build/peer/ARCH/churn.
+#
+# PEER_MM_CATS="CAT ..." builds only the programs of those run_vmtests.sh
+# categories (and faultaround_stock), into build/peer/ARCH/mm-check: the
+# short pass of make check, which cannot afford the whole suite's build.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +50,8 @@ flock -s 9
 mm=$src/tools/testing/selftests/mm
 out=$gb/mm-build
 inst=$gb/mm
+cats=${PEER_MM_CATS:-}
+[ -n "$cats" ] && inst=$gb/mm-check out=$gb/mm-build
 hdr=$gb/kheaders
 mkdir -p "$out" "$hdr"
 log=$gb/mm-build.log
@@ -64,13 +70,31 @@ rm -rf "$gb/linklibs" && mkdir -p "$gb/linklibs"
 cp -a "$root/usr/lib/$triplet"/libcap.* "$root/usr/lib/$triplet"/libnuma.* "$gb/linklibs/"
 libs="-idirafter $root/usr/include $uring_inc -L$gb/linklibs $uring_lib"
 rm -rf "$inst"
-# -k: a program that does not build is reported and left out; the rest run.
-env -u MAKEFLAGS -u MFLAGS make -k -C "$mm" OUTPUT="$out" CC="${cross}gcc" ARCH="$mmarch" \
-	KHDR_INCLUDES="-isystem $hdr/usr/include" EXTRA_CFLAGS="$libs" \
-	IOURING_EXTRA_LIBS="-l:liburing.a" INSTALL_PATH="$inst" install >>"$log" 2>&1 || true
+mkmm() {
+	env -u MAKEFLAGS -u MFLAGS make -k -C "$mm" OUTPUT="$out" CC="${cross}gcc" ARCH="$mmarch" \
+		KHDR_INCLUDES="-isystem $hdr/usr/include" EXTRA_CFLAGS="$libs" \
+		IOURING_EXTRA_LIBS="-l:liburing.a" INSTALL_PATH="$inst" "$@" >>"$log" 2>&1
+}
+# The programs run_vmtests.sh runs, of every category or of $cats.
+progs() {
+	local re=${cats:+$(echo "$cats" | sed 's/ /|/g')}
+	sed -nE "s/^.*CATEGORY=\"(${re:-[a-z0-9_-]+})\" run_test (bash )?\.\/([A-Za-z0-9_.-]+).*\$/\3/p" \
+		"$mm/run_vmtests.sh" | sort -u
+}
+if [ -z "$cats" ]; then
+	# -k: a program that does not build is reported and left out; the
+	# rest run.
+	mkmm install || true
+else
+	mkdir -p "$inst"
+	for t in $(progs) faultaround_stock; do
+		if [ -f "$mm/$t" ]; then cp "$mm/$t" "$inst/"; else mkmm "$out/$t" && cp "$out/$t" "$inst/" || true; fi
+	done
+	cp "$mm/run_vmtests.sh" "$mm/settings" "$inst/"
+fi
 [ -x "$inst/run_vmtests.sh" ] || { tail -30 "$log" >&2; die "the mm selftests did not install (log: ${log#"$top"/})"; }
 missing=()
-for t in $(sed -n 's/^.*run_test \(bash \)\{0,1\}\.\/\([A-Za-z0-9_.-]*\).*$/\2/p' "$mm/run_vmtests.sh" | sort -u); do
+for t in $(progs); do
 	[ -e "$inst/$t" ] || missing+=("$t")
 done
 [ ${#missing[@]} -eq 0 ] || warn "mm selftests not built for $arch: ${missing[*]} (log: ${log#"$top"/})"
