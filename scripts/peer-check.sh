@@ -19,7 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 
 arch=x86_64
-cats=${PEER_CHECK_CATS:-mmap madv_populate madv_guard process_madv vma_merge mdwe mkdirty}
+cats=${PEER_CHECK_CATS:-madv_populate madv_guard process_madv vma_merge mdwe mlock cow}
 stress=${PEER_CHECK_STRESS:-30}
 results=$BUILD/results
 start=$SECONDS
