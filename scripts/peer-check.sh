@@ -32,7 +32,7 @@ PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" $arch
 set +e
 QEMU_INITRD=$BUILD/peer/$arch/initramfs.cpio.gz QEMU_CONSOLE=$results/peer-check.console \
 QEMU_TIMEOUT=${PEER_CHECK_TIMEOUT:-600} \
-QEMU_APPEND="peer.settings=none,max,auto-proc,auto-sys peer.cats=$(echo $cats | tr ' ' ,) peer.timeout=120 peer.stress=$stress" \
+QEMU_APPEND="printk.devkmsg=on peer.settings=none,max,auto-proc,auto-sys peer.cats=$(echo $cats | tr ' ' ,) peer.timeout=120 peer.stress=$stress" \
 	"$top/scripts/qemu-run.sh" $arch - peer >"$results/peer-check.run.log" 2>&1
 qrc=$?
 set -e

@@ -116,7 +116,7 @@ for s in $settings; do
 done
 
 rc=0
-if [ -n "$stress" ]; then
+if [ -n "$stress" ] && [ "$stress" != 0 ]; then
 	d=/mnt/ext4/stress
 	mkdir -p $r$d
 	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs))"

@@ -10,7 +10,11 @@
 #   PEER_SETTINGS   the patched kernel's settings (default: none max
 #                   auto-proc auto-sys); the stock kernel runs "stock"
 #   PEER_TIMEOUT    seconds per test (default 180)
+#   PEER_STRESS     seconds of stress-ng with the churner after the suite,
+#                   in the same guests (default 120; 0: none)
 #   PEER_SERIAL=1   one guest after the other (default: both at once)
+#   PEER_ONLY       stock or patched: build and boot that kernel only (the
+#                   report needs the other's console from an earlier run)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +24,7 @@ arch=${1:-x86_64}
 mmu=${2:-radix}
 settings=${PEER_SETTINGS:-none max auto-proc auto-sys}
 per_test=${PEER_TIMEOUT:-180}
+stress=${PEER_STRESS:-120}
 case $arch in
 x86_64) name=x86_64 huge="hugepages=128" ;;
 ppc64le)
@@ -33,11 +38,17 @@ results=$BUILD/results
 mkdir -p "$results"
 start=$SECONDS
 
+case ${PEER_ONLY:-} in
+'') variants="peer peer-stock" ;;
+stock) variants=peer-stock ;;
+patched) variants=peer ;;
+*) die "PEER_ONLY is stock or patched" ;;
+esac
 make -s -C "$top" initramfs ARCH="$arch"
-for v in peer peer-stock; do "$top/scripts/kernel.sh" "$arch" "$v"; done
+for v in $variants; do "$top/scripts/kernel.sh" "$arch" "$v"; done
 "$top/scripts/peer-debs.sh" "$arch"
 "$top/scripts/peer-mm-build.sh" "$arch"
-for v in peer peer-stock; do "$top/scripts/peer-initramfs.sh" "$arch" "$v"; done
+for v in $variants; do "$top/scripts/peer-initramfs.sh" "$arch" "$v"; done
 info "peer ($name): built in $((SECONDS - start))s"
 
 # boot VARIANT SETTINGS: one guest; its console is results/peer-NAME-KERNEL.
@@ -50,23 +61,22 @@ boot() {
 	QEMU_INITRD=$BUILD/peer/$arch/initramfs-$variant.cpio.gz \
 	QEMU_CONSOLE=$results/peer-$name-$kernel.console \
 	QEMU_MEM=${PEER_MEM:-4G} QEMU_TIMEOUT=$((n * ${PEER_GUEST_BUDGET:-3600})) \
-	QEMU_APPEND="$huge brd.rd_nr=2 peer.settings=$(echo "$s" | tr ' ' ,) peer.timeout=$per_test" \
+	QEMU_APPEND="printk.devkmsg=on $huge brd.rd_nr=2 peer.settings=$(echo "$s" | tr ' ' ,) peer.timeout=$per_test peer.stress=$stress" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" \
 		>"$results/peer-$name-$kernel.run.log" 2>&1
 	echo $? >"$results/peer-$name-$kernel.rc"
 }
 
-rm -f "$results/peer-$name"-*
-info "peer ($name): booting the stock and the patched kernel (settings: $settings)"
+info "peer ($name): booting $variants (patched settings: $settings)"
+for v in $variants; do rm -f "$results/peer-$name-$([ $v = peer ] && echo patched || echo stock)".*; done
 if [ "${PEER_SERIAL:-0}" = 1 ]; then
-	boot peer-stock stock
-	boot peer "$settings"
+	for v in $variants; do boot $v "$([ $v = peer ] && echo "$settings" || echo stock)"; done
 else
-	boot peer-stock stock &
-	boot peer "$settings" &
+	for v in $variants; do boot $v "$([ $v = peer ] && echo "$settings" || echo stock)" & done
 	wait
 fi
 for k in stock patched; do
+	[ -f "$results/peer-$name-$k.rc" ] || { warn "peer ($name): no $k run yet (PEER_ONLY)"; exit 1; }
 	[ "$(cat "$results/peer-$name-$k.rc")" = 0 ] ||
 		{ warn "peer ($name): the $k guest failed:"; grep -E 'warning|error' "$results/peer-$name-$k.run.log" >&2 || true; }
 done

@@ -29,7 +29,7 @@ def parse(path, report_re, benign_re):
             line = line.rstrip('\n')
             if line.startswith('FAULTAROUND-DONE'):
                 done = True
-            m = re.match(r'^# peer-setting: (BEGIN|END|SKIPPED) (\S+?):? ?(.*)$', line)
+            m = re.match(r'^# peer-setting: (BEGIN|END|SKIPPED) ([^\s:]+):?\s*(.*)$', line)
             if m:
                 what, s, rest = m.groups()
                 if what == 'BEGIN':
@@ -50,7 +50,10 @@ def parse(path, report_re, benign_re):
             if line.startswith('# peer-own: '):
                 runs[cur]['own'] = line[len('# peer-own: '):]
                 continue
-            if re.search(report_re, line) and not re.search(benign_re, line):
+            # Kernel reports, not the tests' own words (their lines start
+            # with "# " or are TAP).
+            if (re.search(report_re, line) and not re.search(benign_re, line)
+                    and not line.startswith('# ') and not TAP.match(line)):
                 runs[cur]['reports'].append(line)
             m = TAP.match(line)
             if m:
@@ -74,6 +77,26 @@ def parse(path, report_re, benign_re):
             if started:
                 runs[s]['tests'][started[-1][len('# running '):].lstrip('./')] = ('NOT FINISHED', buf)
     return runs, order, skipped, done
+
+
+STRESS = re.compile(r'^# peer-stress-ng: stress-ng: metrc: \[\d+\] (\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)')
+
+
+def stress(path):
+    """stress-ng's bogo-ops per stressor, the churner's line, the END line."""
+    ops, churn, end, fails = {}, '', '', []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = STRESS.match(line)
+            if m:
+                ops[m.group(1)] = (m.group(2), m.group(6))
+            elif line.startswith('# peer-churn: '):
+                churn += line[len('# peer-churn: '):]
+            elif line.startswith('# peer-stress: END'):
+                end = line.strip()[len('# peer-stress: END '):]
+            elif line.startswith('# peer-stress-ng: ') and re.search(r'fail|verif', line):
+                fails.append(line.strip())
+    return ops, churn.strip(), end, fails
 
 
 def counts(tests):
@@ -138,11 +161,31 @@ def main():
     for c, r in cols:
         if r['reports']:
             out += ['', '### kernel reports under %s' % c, '```'] + r['reports'][:40] + ['```']
+    so, sc, se, sf = stress(stock_con)
+    po, pc, pe, pf = stress(patched_con)
+    if se or pe:
+        out += ['', '### stress-ng --verify next to the churner', '',
+                '| stressor | stock bogo ops | stock bogo ops/s | patched bogo ops | patched bogo ops/s |',
+                '|---|---|---|---|---|']
+        for k in list(so) + [k for k in po if k not in so]:
+            a, b = so.get(k, ('-', '-')), po.get(k, ('-', '-'))
+            out.append('| %s | %s | %s | %s | %s |' % (k, a[0], a[1], b[0], b[1]))
+        out += ['', '- stock: %s; %s' % (se or 'did not run', sc or 'no churner output'),
+                '- patched: %s; %s' % (pe or 'did not run', pc or 'no churner output')]
+        for line in sf + pf:
+            out.append('- ' + line)
+        stress_line = 'peer: stress %s stock %s patched %s verify-failures %d' % (
+            name, (se or 'none').replace(' ', ','), (pe or 'none').replace(' ', ','), len(sf + pf))
+        stress_ok = se.startswith('stress-ng rc=0 churn rc=0') and pe.startswith('stress-ng rc=0 churn rc=0') and not (sf or pf)
+    else:
+        stress_line, stress_ok = None, True
     out.append('')
     out.append('peer: mm-selftests %s stock %d/%d/%d patched %d/%d/%d regressions %d' % (
         name, s['PASS'], s['FAIL'], s['SKIP'], p['PASS'], p['FAIL'], p['SKIP'], len(reg_tests)))
+    if stress_line:
+        out.append(stress_line)
     print('\n'.join(out))
-    return 1 if reg_tests or not st_done or not pa_done else 0
+    return 1 if reg_tests or not st_done or not pa_done or not stress_ok else 0
 
 
 if __name__ == '__main__':

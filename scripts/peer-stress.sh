@@ -39,7 +39,7 @@ for v in debug-stock debug; do
 	QEMU_INITRD=$BUILD/peer/$arch/initramfs-$v.cpio.gz \
 	QEMU_CONSOLE=$results/peer-stress-$name-$k.console \
 	QEMU_TIMEOUT=$((secs * 4 + 600)) \
-	QEMU_APPEND="peer.cats=none peer.stress=$secs" \
+	QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$v" \
 		>"$results/peer-stress-$name-$k.run.log" 2>&1 || rc=1
 done
