@@ -10,6 +10,8 @@
 #   PEER_SETTINGS   the patched kernel's settings (default: none max
 #                   auto-proc auto-sys); the stock kernel runs "stock"
 #   PEER_TIMEOUT    seconds per test (default 180)
+#   PEER_CATS       run_vmtests.sh categories (default: all but ours)
+#   PEER_SPLIT=1    a guest per patched setting, side by side
 #   PEER_STRESS     seconds of stress-ng with the churner after the suite,
 #                   in the same guests (default 120; 0: none)
 #   PEER_SERIAL=1   one guest after the other (default: both at once)
@@ -25,6 +27,7 @@ mmu=${2:-radix}
 settings=${PEER_SETTINGS:-none max auto-proc auto-sys}
 per_test=${PEER_TIMEOUT:-180}
 stress=${PEER_STRESS:-120}
+cats=$(echo ${PEER_CATS:-} | tr ' ' ,)
 case $arch in
 x86_64) name=x86_64 huge="hugepages=128" ;;
 ppc64le)
@@ -51,34 +54,51 @@ for v in $variants; do "$top/scripts/kernel.sh" "$arch" "$v"; done
 for v in $variants; do "$top/scripts/peer-initramfs.sh" "$arch" "$v"; done
 info "peer ($name): built in $((SECONDS - start))s"
 
-# boot VARIANT SETTINGS: one guest; its console is results/peer-NAME-KERNEL.
+# boot VARIANT TAG SETTINGS: one guest, console results/peer-NAME-TAG.console.
 boot() {
-	local variant=$1 s=$2 kernel n
-	kernel=$([ "$variant" = peer-stock ] && echo stock || echo patched)
-	n=$(echo "$s" | wc -w)
+	local variant=$1 tag=$2 s=$3 n
+	n=$(echo "$s" | tr , ' ' | wc -w)
 	# A hang guard over the whole guest: every test at its limit would
 	# take far longer; a run this long has hung between tests.
 	QEMU_INITRD=$BUILD/peer/$arch/initramfs-$variant.cpio.gz \
-	QEMU_CONSOLE=$results/peer-$name-$kernel.console \
+	QEMU_CONSOLE=$results/peer-$name-$tag.console \
 	QEMU_MEM=${PEER_MEM:-4G} QEMU_TIMEOUT=$((n * ${PEER_GUEST_BUDGET:-3600})) \
-	QEMU_APPEND="printk.devkmsg=on $huge brd.rd_nr=2 peer.settings=$(echo "$s" | tr ' ' ,) peer.timeout=$per_test peer.stress=$stress" \
+	QEMU_APPEND="printk.devkmsg=on $huge brd.rd_nr=2 peer.settings=$s peer.timeout=$per_test peer.stress=$stress${cats:+ peer.cats=$cats}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" \
-		>"$results/peer-$name-$kernel.run.log" 2>&1
-	echo $? >"$results/peer-$name-$kernel.rc"
+		>"$results/peer-$name-$tag.run.log" 2>&1
+	echo $? >"$results/peer-$name-$tag.rc"
 }
 
-info "peer ($name): booting $variants (patched settings: $settings)"
-for v in $variants; do rm -f "$results/peer-$name-$([ $v = peer ] && echo patched || echo stock)".*; done
-if [ "${PEER_SERIAL:-0}" = 1 ]; then
-	for v in $variants; do boot $v "$([ $v = peer ] && echo "$settings" || echo stock)"; done
-else
-	for v in $variants; do boot $v "$([ $v = peer ] && echo "$settings" || echo stock)" & done
-	wait
+# One guest per kernel, or with PEER_SPLIT=1 one per patched setting.
+guests=()
+for v in $variants; do
+	if [ $v = peer-stock ]; then
+		guests+=("peer-stock stock stock")
+	elif [ "${PEER_SPLIT:-0}" = 1 ]; then
+		for s in $settings; do guests+=("peer patched-$s $s"); done
+	else
+		guests+=("peer patched $(echo $settings | tr ' ' ,)")
+	fi
+done
+info "peer ($name): booting ${#guests[@]} guest(s) (patched settings: $settings${cats:+; categories: $cats})"
+for g in "${guests[@]}"; do
+	set -- $g
+	rm -f "$results/peer-$name-$2".*
+	if [ "${PEER_SERIAL:-0}" = 1 ]; then boot "$@"; else boot "$@" & fi
+done
+wait
+if [ "${PEER_SPLIT:-0}" = 1 ] && [ "${PEER_ONLY:-}" != stock ]; then
+	rc=0
+	for s in $settings; do
+		cat "$results/peer-$name-patched-$s.console"
+		[ "$(cat "$results/peer-$name-patched-$s.rc")" = 0 ] || rc=1
+	done >"$results/peer-$name-patched.console"
+	echo $rc >"$results/peer-$name-patched.rc"
 fi
 for k in stock patched; do
 	[ -f "$results/peer-$name-$k.rc" ] || { warn "peer ($name): no $k run yet (PEER_ONLY)"; exit 1; }
 	[ "$(cat "$results/peer-$name-$k.rc")" = 0 ] ||
-		{ warn "peer ($name): the $k guest failed:"; grep -E 'warning|error' "$results/peer-$name-$k.run.log" >&2 || true; }
+		{ warn "peer ($name): the $k guest failed:"; cat "$results/peer-$name-$k"*.run.log | grep -E 'warning|error' >&2 || true; }
 done
 rc=0
 "$top/scripts/peer-report.py" "$name" "$results/peer-$name-stock.console" \
@@ -87,9 +107,8 @@ rc=0
 cat "$results/peer-$name.md"
 if [ "${PEER_DOCS:-0}" = 1 ]; then
 	mkdir -p "$top/docs/results"
-	for f in stock.console patched.console stock.run.log patched.run.log md; do
-		cp "$results/peer-$name-$f" "$top/docs/results/peer-mm-$name-$f" 2>/dev/null ||
-			cp "$results/peer-$name.$f" "$top/docs/results/peer-mm-$name.$f"
+	for f in "$results/peer-$name"-*.console "$results/peer-$name"-*.run.log "$results/peer-$name.md"; do
+		cp "$f" "$top/docs/results/$(basename "$f")"
 	done
 fi
 info "peer ($name): $((SECONDS - start))s in all"
