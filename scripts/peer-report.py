@@ -29,6 +29,10 @@ def parse(path, report_re, benign_re):
             line = line.rstrip('\n')
             if line.startswith('FAULTAROUND-DONE'):
                 done = True
+            # A new boot (consoles of several guests, concatenated): what
+            # follows belongs to none of the last guest's settings.
+            if line.startswith('Linux version ') or line.startswith('Kernel command line:'):
+                cur, buf = None, []
             m = re.match(r'^# peer-setting: (BEGIN|END|SKIPPED) ([^\s:]+):?\s*(.*)$', line)
             if m:
                 what, s, rest = m.groups()
