@@ -16,6 +16,7 @@
 #   make checkpatch                scripts/checkpatch.pl --strict on the series
 #   make check-debug               the suite on DEBUG_VM/lockdep/KASAN kernels
 #   make deb                       Debian packages of the library, in build/deb
+#   make soak                      the kernel's mm selftests and stress-ng, stock against patched
 #
 # All output goes to build/ (ignored); nothing in the tree is written.
 
@@ -49,12 +50,12 @@ SUBDIRS := $(if $(SELFTESTS_FROM_TREE),,selftests) libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
 .PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-debug \
-	host-check checkpatch demo bench deb clean help
+	host-check checkpatch demo bench deb soak clean help
 
 all: help
 
 help:
-	@sed -n '3,20p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,21p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -103,6 +104,9 @@ check: deps
 
 check-debug: deps
 	@$(TOP)/scripts/check.sh debug
+
+soak: deps
+	@$(TOP)/scripts/peer-soak.sh
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/ppc64le $(BUILD)/x86_64 $(BUILD)/results $(BUILD)/deb

@@ -114,6 +114,13 @@ guest() {
 	"$top/scripts/qemu-run.sh" "$arch" "$mmu" check "$variant" || mark_failed "$name"
 }
 
+# A short pass of the kernel's own mm selftests and of stress-ng with the
+# churner, on the x86_64 kernel just tested (make soak runs them all).
+peer_check() {
+	stage "peer short pass on x86_64 (mm selftests, stress-ng)"
+	"$top/scripts/peer-check.sh" || mark_failed peer-check
+}
+
 case $what in
 host) host_tests ;;
 checkpatch) checkpatch ;;
@@ -123,6 +130,7 @@ all)
 	guest ppc64le radix
 	guest ppc64le hash
 	guest x86_64 -
+	peer_check
 	# One debug kernel in every run: KASAN, KFENCE, lockdep, DEBUG_VM,
 	# DEBUG_LIST (kernel/configs/debug*.config); any report fails it.
 	guest x86_64 - debug

@@ -14,7 +14,9 @@
 #
 # VARIANT "debug" adds debug.config (and debug-ARCH.config if present).
 # VARIANT "stock" builds the unpatched kernel from a worktree at the tarball
-# (build/linux-stock), for the benchmarks' cost comparison.
+# (build/linux-stock), for the benchmarks' cost comparison; "NAME-stock"
+# builds it with NAME's fragments (peer-stock: the peer runs' stock kernel).
+# A configuration with CONFIG_MODULES builds its modules too.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +47,11 @@ x86_64)
 esac
 
 out=$BUILD/kernel/$arch${variant:+-$variant}
+# The fragments' variant: "peer" for both peer and peer-stock.
+frag_variant=${variant%-stock}
+[ "$frag_variant" = stock ] && frag_variant=
+stock=0
+case $variant in stock|*-stock) stock=1 ;; esac
 git_id=(-c user.name=faultaround -c user.email=faultaround@localhost)
 
 unpack() {
@@ -116,16 +123,16 @@ apply_series() {
 configure() {
 	local frags=("$cfgdir/base.config" "$cfgdir/$arch.config")
 	local want have line sym val got bad=0
-	if [ -n "$variant" ] && [ "$variant" != stock ]; then
-		frags+=("$cfgdir/$variant.config")
-		[ -f "$cfgdir/$variant-$arch.config" ] && frags+=("$cfgdir/$variant-$arch.config")
+	if [ -n "$frag_variant" ]; then
+		frags+=("$cfgdir/$frag_variant.config")
+		[ -f "$cfgdir/$frag_variant-$arch.config" ] && frags+=("$cfgdir/$frag_variant-$arch.config")
 	fi
 	[ -n "${FAULTAROUND_EXTRA_CONFIG:-}" ] && frags+=("$FAULTAROUND_EXTRA_CONFIG")
 	mkdir -p "$out"
 	want=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 	have=$(cat "$out/.faultaround-config" 2>/dev/null || true)
 	[ "$want" = "$have" ] && [ -f "$out/.config" ] && return
-	if [ "$variant" = stock ] || [ "$variant" = nohints ]; then
+	if [ $stock = 1 ] || [ "$variant" = nohints ]; then
 		# The unpatched kernel has none of the feature's options; the
 		# patched one without them has the hints off (their default).
 		cat "${frags[@]}" | grep -v FAULT_AROUND >"$out/fragments.config"
@@ -165,7 +172,9 @@ kmake() {
 build() {
 	local log=$out/build.log start=$SECONDS
 	info "building $arch${variant:+ ($variant)} kernel in ${out#"$top"/}"
-	if ! kmake -j"$(nproc)" $(basename "$image") ${KBUILD_EXTRA_TARGETS:-} >"$log" 2>&1; then
+	local targets=("$(basename "$image")")
+	grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+	if ! kmake -j"$(nproc)" "${targets[@]}" ${KBUILD_EXTRA_TARGETS:-} >"$log" 2>&1; then
 		# Show the compiler's complaint, not make's wall of text.
 		grep -E -B2 -A6 ': (error|fatal error|undefined reference)|^ERROR:|Error [0-9]' "$log" |
 			head -60 >&2 || tail -30 "$log" >&2
@@ -183,7 +192,7 @@ mkdir -p "$BUILD"
 exec 9>"$BUILD/.kernel-tree.lock"
 flock -x 9
 unpack
-if [ "$variant" = stock ]; then
+if [ $stock = 1 ]; then
 	src=$BUILD/linux-stock
 	[ -d "$src" ] || git -C "$BUILD/linux" worktree add -q --detach "$src" base
 else

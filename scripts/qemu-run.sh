@@ -24,7 +24,7 @@ variant=${4:-}
 # A hang guard, not a budget; KASAN and lockdep make the debug kernel slower.
 timeout_s=${QEMU_TIMEOUT:-$([ "$variant" = debug ] && echo 1800 || echo 900)}
 kdir=$BUILD/kernel/$arch${variant:+-$variant}
-initrd=$BUILD/$arch/initramfs.cpio.gz
+initrd=${QEMU_INITRD:-$BUILD/$arch/initramfs.cpio.gz}
 append="faultaround.mode=$mode faultaround.test panic=-1 loglevel=7 ${QEMU_APPEND:-}"
 
 case $arch in
@@ -76,6 +76,7 @@ results=$BUILD/results
 mkdir -p "$results"
 console=$results/$name${mode/check/}.console
 [ "$mode" = check ] && console=$results/$name.console
+console=${QEMU_CONSOLE:-$console}
 counts=$results/$name.counts
 
 # What counts as a kernel report on the console: scripts/lib.sh.

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * churn DIR SECONDS: the other process of the stress runs.  While stress-ng
+ * works on the files in DIR, keep changing everything fault-around reads
+ * on those same files: map a random one, give the mapping a random
+ * MADV_FAULTAROUND order (or auto, or unset), MADV_RANDOM, MADV_SEQUENTIAL,
+ * MADV_NORMAL, MADV_WILLNEED or MADV_DONTNEED, touch random pages, set a
+ * random process default (PR_SET_FAULTAROUND, inherited by the children it
+ * forks to do the same) and write a random system default to
+ * /sys/kernel/mm/faultaround/default_bytes.
+ *
+ * It checks what it can know: a file of its own, written once with a
+ * pattern, reads back the pattern through every mapping and hint, and
+ * every hint, advice and default that the ABI promises to take is taken
+ * (the kernel clamps orders, so any order up to 253 must succeed).  Exit 1
+ * on the first wrong byte or refused call, with its description; the
+ * system default is put back on the way out.  On a kernel without the
+ * series the hints fail with EINVAL and only the mappings and touches run.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../include/uapi/linux/faultaround.h"
+
+#define SYS_BYTES "/sys/kernel/mm/faultaround/default_bytes"
+#define OWN_PAGES 512
+
+static long page;
+static int hints;		/* the kernel has the series */
+static char saved_default[64];
+static unsigned long ops[8];
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_armed;
+
+/* Only for the other processes' files, which may shrink under a read. */
+static void on_bus(int sig)
+{
+	if (!bus_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	siglongjmp(bus_jmp, 1);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "churn: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint8_t pattern(size_t off)
+{
+	return (uint8_t)(off * 7 + off / 4096 + 1);
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+static void restore(void)
+{
+	if (saved_default[0])
+		write_str(SYS_BYTES, saved_default);
+}
+
+static void on_signal(int sig)
+{
+	restore();
+	_exit(128 + sig);
+}
+
+/* A random regular file of DIR or its subdirectories (one level), or NULL. */
+static int pick_file(const char *dir, char *out, size_t len)
+{
+	char names[64][512];
+	int n = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < 64) {
+		struct stat st;
+		char p[512];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (stat(p, &st))
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_size >= page)
+			snprintf(names[n++], sizeof(names[0]), "%s", p);
+		else if (S_ISDIR(st.st_mode) && rand() % 2)
+			if (!pick_file(p, names[n], sizeof(names[0])))
+				n++;
+	}
+	closedir(d);
+	if (!n)
+		return -1;
+	snprintf(out, len, "%s", names[rand() % n]);
+	return 0;
+}
+
+static int random_advice(void)
+{
+	switch (rand() % 9) {
+	case 0: return MADV_RANDOM;
+	case 1: return MADV_SEQUENTIAL;
+	case 2: return MADV_NORMAL;
+	case 3: return MADV_WILLNEED;
+	case 4: return MADV_DONTNEED;
+	case 5: return MADV_FAULTAROUND_AUTO;
+	case 6: return MADV_FAULTAROUND_UNSET;
+	default: return MADV_FAULTAROUND_ORDER(rand() % 254);
+	}
+}
+
+/* Map @fd (@size bytes), advise, touch; with @own, check every byte read. */
+static void exercise(int fd, size_t size, int own)
+{
+	size_t pages = size / page, i;
+	int flags = rand() % 2 ? MAP_SHARED : MAP_PRIVATE, adv, k;
+	uint8_t *m = mmap(NULL, pages * page, PROT_READ, flags, fd, 0);
+	volatile uint8_t sink;
+
+	if (m == MAP_FAILED)
+		return;		/* stress-ng may have truncated it meanwhile */
+	ops[0]++;
+	for (k = 0; k < 3; k++) {
+		size_t first = rand() % pages, n = 1 + rand() % (pages - first);
+
+		adv = random_advice();
+		if (madvise(m + first * page, n * page, adv)) {
+			/* Only the hints can be refused, and only by a
+			 * kernel without them. */
+			if ((adv & 0xff) != MADV_FAULTAROUND || hints) {
+				fprintf(stderr, "churn: madvise(%#x) refused: %s\n", adv, strerror(errno));
+				exit(1);
+			}
+		}
+		ops[1]++;
+	}
+	for (k = 0; k < 32; k++) {
+		i = rand() % pages;
+		if (own) {
+			size_t off = i * page + rand() % page;
+
+			if (m[off] != pattern(off)) {
+				fprintf(stderr, "churn: byte %zu of its own file reads %u, not %u\n",
+					off, m[off], pattern(off));
+				exit(1);
+			}
+		} else {
+			/* A file another process truncates raises SIGBUS. */
+			if (sigsetjmp(bus_jmp, 1)) {
+				bus_armed = 0;
+				ops[6]++;
+				break;
+			}
+			bus_armed = 1;
+			sink = m[i * page];
+			bus_armed = 0;
+		}
+		ops[2]++;
+	}
+	(void)sink;
+	munmap(m, pages * page);
+}
+
+static void set_process_default(void)
+{
+	int r = rand() % 4, order = r == 0 ? PR_FAULTAROUND_AUTO :
+		    r == 1 ? PR_FAULTAROUND_UNSET : rand() % 254;
+
+	if (prctl(PR_SET_FAULTAROUND, order, 0, 0, 0) && hints) {
+		fprintf(stderr, "churn: PR_SET_FAULTAROUND %d refused: %s\n", order, strerror(errno));
+		exit(1);
+	}
+	ops[3]++;
+}
+
+static void set_system_default(void)
+{
+	char buf[32];
+
+	if (!hints)
+		return;
+	snprintf(buf, sizeof(buf), "%ld", page << (rand() % 10));
+	/* Above a page table's worth is refused with EINVAL (the stock rule). */
+	if (write_str(SYS_BYTES, buf) && errno != EINVAL) {
+		fprintf(stderr, "churn: writing %s to default_bytes: %s\n", buf, strerror(errno));
+		exit(1);
+	}
+	ops[4]++;
+}
+
+int main(int argc, char **argv)
+{
+	char own_path[512], path[512];
+	time_t end;
+	int own, fd;
+	size_t i;
+	uint8_t *buf;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: churn DIR SECONDS\n");
+		return 2;
+	}
+	page = sysconf(_SC_PAGESIZE);
+	srand(getpid() ^ time(NULL));
+	hints = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) >= 0;
+	fd = open(SYS_BYTES, O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, saved_default, sizeof(saved_default) - 1);
+
+		saved_default[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	signal(SIGBUS, on_bus);
+
+	snprintf(own_path, sizeof(own_path), "%s/churn-own", argv[1]);
+	own = open(own_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (own < 0)
+		die(own_path);
+	buf = malloc(OWN_PAGES * page);
+	if (!buf)
+		die("malloc");
+	for (i = 0; i < (size_t)OWN_PAGES * page; i++)
+		buf[i] = pattern(i);
+	if (write(own, buf, OWN_PAGES * page) != OWN_PAGES * page)
+		die("write");
+	free(buf);
+
+	end = time(NULL) + atol(argv[2]);
+	while (time(NULL) < end) {
+		switch (rand() % 8) {
+		case 0:
+			set_process_default();
+			break;
+		case 1:
+			set_system_default();
+			break;
+		case 2: {
+			/* A child inherits the process default and works too. */
+			pid_t pid = fork();
+			int st;
+
+			if (pid == 0) {
+				exercise(own, OWN_PAGES * page, 1);
+				_exit(0);
+			}
+			if (pid > 0 && waitpid(pid, &st, 0) == pid &&
+			    (!WIFEXITED(st) || WEXITSTATUS(st))) {
+				fprintf(stderr, "churn: child failed (status %#x)\n", st);
+				restore();
+				return 1;
+			}
+			ops[5]++;
+			break;
+		}
+		case 3:
+		case 4:
+			exercise(own, OWN_PAGES * page, 1);
+			break;
+		default:
+			if (!pick_file(argv[1], path, sizeof(path))) {
+				struct stat st;
+
+				fd = open(path, O_RDONLY);
+				if (fd >= 0 && !fstat(fd, &st) && st.st_size >= page)
+					exercise(fd, st.st_size, 0);
+				if (fd >= 0)
+					close(fd);
+			}
+		}
+	}
+	restore();
+	unlink(own_path);
+	printf("churn: %s kernel, %lu mappings, %lu advice calls, %lu page reads, %lu process defaults, %lu system defaults, %lu children, %lu reads past a truncated end\n",
+	       hints ? "patched" : "stock", ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6]);
+	return 0;
+}

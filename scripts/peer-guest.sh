@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The peer runs inside the guest (/peer/run, started by guest-init for
+# faultaround.mode=peer): the kernel's mm selftests with run_vmtests.sh, once
+# per setting named by peer.settings= on the command line, in a chroot of
+# the peer root (scripts/peer-debs.sh).  Settings:
+#
+#   stock      the unpatched kernel, as it boots
+#   none       the patched kernel, nothing set
+#   max        the system default at the largest order
+#              (PAGE_SIZE << max_order written to default_bytes)
+#   auto-proc  the whole run under "faultaround -a --" (a process default of
+#              the adaptive order, inherited by every test)
+#   auto-sys   "auto" written to default_bytes; SKIPPED when the kernel
+#              refuses it with EINVAL
+#
+# peer.cats= (comma-separated) runs only those run_vmtests.sh categories,
+# "none" none of them.  peer.stress=SECONDS then runs stress-ng's VM
+# stressors with --verify on ext4 for that long (16 MiB each where the
+# default of 256 MiB would leave a TCG guest no time for a single round), while /peer/churn changes
+# hints, advice, process defaults and the system default on the same files.
+# Each test runs under a time limit (peer.timeout=, seconds): a hang is a
+# failure, and the run goes on.  The host (scripts/peer-report.py) reads
+# the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
+
+r=/peer/root
+fa=/sys/kernel/mm/faultaround
+settings=none cats= timeout=180 stress=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
+	peer.timeout=*) timeout=${arg#peer.timeout=} ;;
+	peer.cats=*) cats=$(echo "${arg#peer.cats=}" | tr , ' ') ;;
+	peer.stress=*) stress=${arg#peer.stress=} ;;
+	esac
+done
+
+# What the suite needs around it: the kernel's filesystems inside the
+# chroot, hugetlbfs, cgroup2 (charge_reserved_hugetlb.sh), a swap device
+# (the COW and pageout tests swap out; /dev/ram1, brd.rd_nr=2), and the
+# launcher in /faultaround.
+mount -t proc proc $r/proc
+mount -t sysfs sysfs $r/sys
+mount -t debugfs debugfs $r/sys/kernel/debug
+mount -t tracefs tracefs $r/sys/kernel/tracing 2>/dev/null
+mount -t devtmpfs devtmpfs $r/dev
+mkdir -p $r/dev/hugepages $r/dev/shm
+mount -t hugetlbfs hugetlbfs $r/dev/hugepages
+mount -t hugetlbfs hugetlbfs $r/mnt/huge
+mount -t tmpfs tmpfs $r/dev/shm
+mount -t tmpfs tmpfs $r/tmp
+mount -t tmpfs tmpfs $r/run
+mount -t cgroup2 cgroup2 $r/sys/fs/cgroup 2>/dev/null
+mount -o bind /faultaround $r/faultaround
+mkdir -p $r/mnt/ext4
+[ -n "${FA_EXT4DIR:-}" ] && mount -o bind "$FA_EXT4DIR" $r/mnt/ext4
+if [ -b /dev/ram1 ] && mkswap /dev/ram1 >/dev/null 2>&1 && swapon /dev/ram1; then
+	swap="$(($(cat /sys/block/ram1/size) / 2048)) MiB on /dev/ram1"
+else
+	swap=none
+fi
+echo "# peer-guest: mem $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB," \
+	"hugepages $(cat /proc/sys/vm/nr_hugepages) x $(awk '/Hugepagesize/ {print $2}' /proc/meminfo) kB," \
+	"swap $swap, cpus $(nproc), timeout ${timeout}s per test"
+
+# Every category run_vmtests.sh knows, but our own (the make check suite),
+# unless peer.cats= names some.
+[ -n "$cats" ] || cats=$(sed -n 's/.*CATEGORY="\([a-z0-9_-]*\)".*/\1/p' $r/peer/mm/run_vmtests.sh |
+	sort -u | grep -vx faultaround | tr '\n' ' ')
+echo "# peer-guest: categories $cats"
+
+in_root() {
+	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" "$@"
+}
+
+orig=
+[ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)
+[ "$cats" = none ] && settings=
+for s in $settings; do
+	pre=
+	case $s in
+	stock|none) ;;
+	max)
+		# (busybox has no getconf: the page size from smaps, in kB)
+		kb=$(awk '/^KernelPageSize/ {print $2; exit}' /proc/self/smaps)
+		bytes=$((kb * 1024 << $(cat $fa/max_order)))
+		echo "$bytes" >$fa/default_bytes || { echo "# peer-setting: SKIPPED $s: writing $bytes to default_bytes failed"; continue; }
+		;;
+	auto-proc) pre="/faultaround/libfaultaround/faultaround -a --" ;;
+	auto-sys)
+		if ! err=$( (echo auto >$fa/default_bytes) 2>&1); then
+			case $err in
+			*"Invalid argument"*) echo "# peer-setting: SKIPPED $s: this kernel refuses 'auto' in default_bytes (EINVAL: $err)" ;;
+			*) echo "# peer-setting: SKIPPED $s: writing 'auto' to default_bytes failed: $err" ;;
+			esac
+			continue
+		fi
+		;;
+	*) echo "# peer-setting: SKIPPED $s: unknown setting"; continue ;;
+	esac
+	echo "# peer-setting: BEGIN $s default_bytes=$(cat $fa/default_bytes 2>/dev/null || echo -)" \
+		"process=$([ -n "$pre" ] && echo auto || echo unset)"
+	start=$(cut -d. -f1 /proc/uptime)
+	in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'"
+	rc=$?
+	# Our own test of the stock window: it must skip where the default
+	# is not the stock one, and pass where it is.
+	in_root sh -c "cd /tmp && exec $pre /peer/mm/faultaround_stock" >/tmp/own.log 2>&1
+	echo "# peer-own: $s faultaround_stock rc=$? $(grep -E '^ok ' /tmp/own.log | grep -vc '# SKIP') passed," \
+		"$(grep -cE '^not ok' /tmp/own.log) failed, $(grep -cE '^ok .*# SKIP' /tmp/own.log) skipped"
+	sed 's/^/# peer-own-log: /' /tmp/own.log
+	echo "# peer-setting: END $s rc=$rc $(($(cut -d. -f1 /proc/uptime) - start))s"
+	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
+done
+
+rc=0
+if [ -n "$stress" ] && [ "$stress" != 0 ]; then
+	d=/mnt/ext4/stress
+	mkdir -p $r$d
+	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs))"
+	in_root /peer/churn $d "$stress" >/tmp/churn.log 2>&1 &
+	churn=$!
+	in_root stress-ng --temp-path $d --verify --metrics-brief --timeout "${stress}s" \
+		--mmap 1 --mmap-file --mmap-bytes 16M --madvise 1 --fault 1 \
+		--mremap 1 --mremap-bytes 16M --msync 1 --msync-bytes 16M --mlock 1 \
+		--vm-segv 1 --pagemove 1 --readahead 1 >/tmp/stress.log 2>&1
+	src=$?
+	sed 's/^/# peer-stress-ng: /' /tmp/stress.log
+	wait $churn
+	crc=$?
+	sed 's/^/# peer-churn: /' /tmp/churn.log
+	echo "# peer-stress: END stress-ng rc=$src churn rc=$crc"
+	[ $src = 0 ] && [ $crc = 0 ] || rc=1
+	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
+fi
+exit $rc
