@@ -176,6 +176,18 @@ long fa_count_present(const void *addr, unsigned long pages)
 	return n;
 }
 
+long fa_fault_maps(uint8_t *map, unsigned long pages, unsigned long idx)
+{
+	long before = fa_count_present(map, pages), after;
+
+	if (before < 0)
+		return -1;
+	if (fa_touch(map + idx * fa_page_size) != fa_pattern(idx * fa_page_size))
+		return -1;
+	after = fa_count_present(map, pages);
+	return after < 0 ? -1 : after - before;
+}
+
 bool fa_present_exactly(const void *addr, unsigned long pages,
 			unsigned long first, unsigned long count)
 {

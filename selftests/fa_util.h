@@ -90,6 +90,12 @@ bool fa_page_present(const void *addr);
  * -1 on a pagemap read error.
  */
 long fa_count_present(const void *addr, unsigned long pages);
+/*
+ * Read page @idx of the @pages-page mapping @map of a fa_make_file() file;
+ * return how many pages that fault made present, or -1 on a wrong byte or
+ * a pagemap error.
+ */
+long fa_fault_maps(uint8_t *map, unsigned long pages, unsigned long idx);
 bool fa_present_exactly(const void *addr, unsigned long pages,
 			unsigned long first, unsigned long count);
 

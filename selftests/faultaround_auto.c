@@ -51,19 +51,6 @@ FIXTURE_TEARDOWN(advice)
 	prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0);
 }
 
-/* Read page @idx; return how many pages the fault mapped, or -1. */
-static long fault_maps(uint8_t *map, unsigned long pages, unsigned long idx)
-{
-	long before = fa_count_present(map, pages), after;
-
-	if (before < 0)
-		return -1;
-	if (fa_touch(map + idx * fa_page_size) != fa_pattern(idx * fa_page_size))
-		return -1;
-	after = fa_count_present(map, pages);
-	return after < 0 ? -1 : after - before;
-}
-
 /*
  * Read the mapping page by page from @from, as a scan does, and return how
  * many faults it took; *@first_full gets the number of the first fault
@@ -79,7 +66,7 @@ static long scan(uint8_t *map, unsigned long pages, unsigned long table,
 	for (idx = from; idx < pages; idx++) {
 		if (fa_page_present(map + idx * fa_page_size))
 			continue;
-		n = fault_maps(map, pages, idx);
+		n = fa_fault_maps(map, pages, idx);
 		if (n < 0)
 			return -1;
 		if (!n)
@@ -104,7 +91,7 @@ static bool sparse_lookups_map_one_page(uint8_t *map, unsigned long pages)
 	for (i = 0; i < slots; i++) {
 		unsigned long idx = (i * step) % slots * 4 + 2;
 
-		if (fault_maps(map, pages, idx) != 1)
+		if (fa_fault_maps(map, pages, idx) != 1)
 			return false;
 	}
 	return true;
@@ -113,8 +100,8 @@ static bool sparse_lookups_map_one_page(uint8_t *map, unsigned long pages)
 TEST_F(advice, random_maps_only_the_fault)
 {
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size, MADV_RANDOM), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 6), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 6), 1);
 }
 
 /*
@@ -136,7 +123,7 @@ TEST_F(advice, sequential_maps_the_readahead_window)
 		want = self->m.table;
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_SEQUENTIAL), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5),
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 5),
 		  (long)want) TH_LOG("readahead %lu pages, default %lu bytes",
 				     ra, nr * fa_page_size);
 }
@@ -147,10 +134,10 @@ TEST_F(advice, hint_beats_advice)
 
 	ASSERT_EQ(madvise(self->m.map, len, MADV_RANDOM), 0);
 	ASSERT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(2)), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 4);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 5), 4);
 	ASSERT_EQ(madvise(self->m.map, len, MADV_SEQUENTIAL), 0);
 	ASSERT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(0)), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 1);
 }
 
 TEST_F(advice, advice_beats_process_default)
@@ -159,9 +146,9 @@ TEST_F(advice, advice_beats_process_default)
 
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
 	ASSERT_EQ(madvise(self->m.map, len, MADV_RANDOM), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
 	ASSERT_EQ(madvise(self->m.map, len, MADV_NORMAL), 0);
-	EXPECT_EQ(fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 4);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 4);
 }
 
 /*
@@ -253,7 +240,7 @@ TEST_F(advice, auto_backward_scan)
 	for (idx = self->m.pages; idx-- > 0;) {
 		if (fa_page_present(self->m.map + idx * fa_page_size))
 			continue;
-		n = fault_maps(self->m.map, self->m.pages, idx);
+		n = fa_fault_maps(self->m.map, self->m.pages, idx);
 		ASSERT_GE(n, 0);
 		if (!n)
 			continue;

@@ -86,19 +86,6 @@ FIXTURE_TEARDOWN(system_auto)
 	EXPECT_EQ(restore_system_default(self->saved_auto, self->saved_bytes), 0);
 }
 
-/* Read page @idx; return how many pages the fault mapped, or -1. */
-static long fault_maps(struct fa_table_map *m, unsigned long idx)
-{
-	long before = fa_count_present(m->map, m->pages), after;
-
-	if (before < 0)
-		return -1;
-	if (fa_touch(m->map + idx * fa_page_size) != fa_pattern(idx * fa_page_size))
-		return -1;
-	after = fa_count_present(m->map, m->pages);
-	return after < 0 ? -1 : after - before;
-}
-
 TEST_F(system_auto, reads_back_as_written)
 {
 	unsigned long bytes;
@@ -129,14 +116,14 @@ TEST_F(system_auto, lookups_map_the_stock_window)
 {
 	unsigned long b = self->base, at = self->m.table + 8 * b, at2 = at + 16 * b;
 
-	EXPECT_EQ(fault_maps(&self->m, at), (long)b);
-	EXPECT_EQ(fault_maps(&self->m, at + b), (long)b);
-	EXPECT_EQ(fault_maps(&self->m, at2), (long)b);
-	EXPECT_EQ(fault_maps(&self->m, at2 - 1), (long)b);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), (long)b);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + b), (long)b);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at2), (long)b);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at2 - 1), (long)b);
 	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), (long)(4 * b));
 	EXPECT_TRUE(fa_page_present(self->m.map + (at2 - b) * fa_page_size));
 	/* Behind at + 2b: [at, at + 2b), two windows. */
-	EXPECT_EQ(fault_maps(&self->m, at + 2 * b), b > 1 ? (long)b : 6L);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2 * b), b > 1 ? (long)b : 6L);
 }
 
 /*
@@ -151,7 +138,7 @@ TEST_F(system_auto, scan_reaches_a_page_table)
 	for (idx = 0; idx < self->m.pages; idx++) {
 		if (fa_page_present(self->m.map + idx * fa_page_size))
 			continue;
-		n = fault_maps(&self->m, idx);
+		n = fa_fault_maps(self->m.map, self->m.pages, idx);
 		ASSERT_GE(n, 0);
 		if (!n)
 			continue;
@@ -172,11 +159,11 @@ TEST_F(system_auto, what_a_process_asks_for_wins)
 	uint8_t *second = self->m.map + len, *third = second + len;
 
 	ASSERT_EQ(fa_set_hint(self->m.map, self->m.table, 0), 0);
-	EXPECT_EQ(fault_maps(&self->m, 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, 5), 1);
 	ASSERT_EQ(madvise(second, len, MADV_RANDOM), 0);
-	EXPECT_EQ(fault_maps(&self->m, self->m.table + 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, self->m.table + 5), 1);
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
-	EXPECT_EQ(fault_maps(&self->m, 2 * self->m.table + 5), 4);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, 2 * self->m.table + 5), 4);
 	EXPECT_TRUE(fa_page_present(third + 4 * fa_page_size));
 	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
 }
