@@ -43,6 +43,11 @@ host_tests() {
 		# scratch root.
 		{ "$top/scripts/deb.sh" && bash "$top/scripts/deb-check.sh"; } || rc=1
 		make -s -C "$top/bench" O="$BUILD/host/bench" LIBFA_O="$BUILD/host/libfaultaround" smoke || rc=1
+		# The profiler's plugin builds with gcc and clang; its report
+		# adds up a made-up profile as it should.
+		make -s -C "$top/bench/tbprof" O="$BUILD/host/tbprof" || rc=1
+		make -s -C "$top/bench/tbprof" O="$BUILD/host/tbprof-clang" CC=clang || rc=1
+		make -s -C "$top/bench/tbprof" check || rc=1
 	} >"$log" 2>&1
 	grep -E '^(not )?ok ' "$log" | grep -vE '^ok .*# SKIP' | grep -E '^not ok' || true
 	"$top/scripts/tap-count.sh" "$log" >"$results/host.counts"
