@@ -188,6 +188,29 @@ long fa_fault_maps(uint8_t *map, unsigned long pages, unsigned long idx)
 	return after < 0 ? -1 : after - before;
 }
 
+long fa_scan(uint8_t *map, unsigned long pages, unsigned long table,
+	     unsigned long from, int dir, long *first_full)
+{
+	unsigned long idx;
+	long faults = 0, n;
+
+	*first_full = 0;
+	/* Going down, idx wraps past 0 to above @pages, which ends the scan. */
+	for (idx = from; idx < pages; idx += dir) {
+		if (fa_page_present(map + idx * fa_page_size))
+			continue;
+		n = fa_fault_maps(map, pages, idx);
+		if (n < 0)
+			return -1;
+		if (!n)
+			continue;
+		faults++;
+		if (!*first_full && (unsigned long)n == table)
+			*first_full = faults;
+	}
+	return faults;
+}
+
 bool fa_present_exactly(const void *addr, unsigned long pages,
 			unsigned long first, unsigned long count)
 {

@@ -96,6 +96,14 @@ long fa_count_present(const void *addr, unsigned long pages);
  * a pagemap error.
  */
 long fa_fault_maps(uint8_t *map, unsigned long pages, unsigned long idx);
+/*
+ * Read the mapping page by page from page @from, up (@dir 1) or down (@dir
+ * -1), as a scan does, faulting only on pages not yet present; return how
+ * many faults mapped anything, or -1 as fa_fault_maps().  *@first_full gets
+ * the number (counting from 1) of the first fault that mapped @table pages.
+ */
+long fa_scan(uint8_t *map, unsigned long pages, unsigned long table,
+	     unsigned long from, int dir, long *first_full);
 bool fa_present_exactly(const void *addr, unsigned long pages,
 			unsigned long first, unsigned long count);
 

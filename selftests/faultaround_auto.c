@@ -52,33 +52,6 @@ FIXTURE_TEARDOWN(advice)
 }
 
 /*
- * Read the mapping page by page from @from, as a scan does, and return how
- * many faults it took; *@first_full gets the number of the first fault
- * (counting from 1) that mapped a whole page table.
- */
-static long scan(uint8_t *map, unsigned long pages, unsigned long table,
-		 unsigned long from, long *first_full)
-{
-	unsigned long idx;
-	long faults = 0, n;
-
-	*first_full = 0;
-	for (idx = from; idx < pages; idx++) {
-		if (fa_page_present(map + idx * fa_page_size))
-			continue;
-		n = fa_fault_maps(map, pages, idx);
-		if (n < 0)
-			return -1;
-		if (!n)
-			continue;
-		faults++;
-		if (!*first_full && (unsigned long)n == table)
-			*first_full = faults;
-	}
-	return faults;
-}
-
-/*
  * Pages 4k + 2, in an order that jumps about: never adjacent, never the
  * first page of the mapping.
  */
@@ -181,7 +154,8 @@ TEST_F(advice, auto_scan_reaches_a_page_table)
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
 	ASSERT_EQ(fa_smaps_order(self->m.map, NULL, NULL), FA_ORDER_AUTO);
-	faults = scan(self->m.map, self->m.pages, self->m.table, 0, &first_full);
+	faults = fa_scan(self->m.map, self->m.pages, self->m.table, 0, 1,
+			 &first_full);
 	ASSERT_GT(faults, 0);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
@@ -205,8 +179,8 @@ TEST_F(advice, auto_scan_after_lookups)
 			  MADV_FAULTAROUND_AUTO), 0);
 	ASSERT_TRUE(sparse_lookups_map_one_page(self->m.map, self->m.table));
 	ASSERT_EQ(fa_zap(self->m.map, self->m.pages), 0);
-	faults = scan(self->m.map, self->m.pages, self->m.table, self->m.table,
-		      &first_full);
+	faults = fa_scan(self->m.map, self->m.pages, self->m.table,
+			 self->m.table, 1, &first_full);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
 	EXPECT_LE(faults, first_full + 1);
@@ -222,8 +196,8 @@ TEST_F(advice, auto_process_default)
 	EXPECT_EQ(fa_status_order(), FA_ORDER_AUTO);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
 	EXPECT_TRUE(sparse_lookups_map_one_page(self->m.map, self->m.table));
-	faults = scan(self->m.map, self->m.pages, self->m.table, self->m.table,
-		      &first_full);
+	faults = fa_scan(self->m.map, self->m.pages, self->m.table,
+			 self->m.table, 1, &first_full);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
 	EXPECT_LE(faults, first_full + 1);
@@ -232,22 +206,13 @@ TEST_F(advice, auto_process_default)
 /* A scan from the end backwards ramps up the same way. */
 TEST_F(advice, auto_backward_scan)
 {
-	unsigned long idx;
-	long n, faults = 0, first_full = 0;
+	long faults, first_full;
 
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
-	for (idx = self->m.pages; idx-- > 0;) {
-		if (fa_page_present(self->m.map + idx * fa_page_size))
-			continue;
-		n = fa_fault_maps(self->m.map, self->m.pages, idx);
-		ASSERT_GE(n, 0);
-		if (!n)
-			continue;
-		faults++;
-		if (!first_full && (unsigned long)n == self->m.table)
-			first_full = faults;
-	}
+	faults = fa_scan(self->m.map, self->m.pages, self->m.table,
+			 self->m.pages - 1, -1, &first_full);
+	ASSERT_GE(faults, 0);
 	EXPECT_GT(first_full, 0);
 	EXPECT_LE(first_full, self->max_order + 2);
 	EXPECT_LE(faults, first_full + 2);
