@@ -107,9 +107,15 @@ for s in $settings; do
 	rc=$?
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
+	# It also writes the system default, and must leave it as it was.
+	before=$(cat $fa/default_bytes 2>/dev/null || echo -)
 	in_root sh -c "cd /tmp && exec $pre /peer/mm/faultaround_stock" >/tmp/own.log 2>&1
-	echo "# peer-own: $s faultaround_stock rc=$? $(grep -E '^ok ' /tmp/own.log | grep -vc '# SKIP') passed," \
-		"$(grep -cE '^not ok' /tmp/own.log) failed, $(grep -cE '^ok .*# SKIP' /tmp/own.log) skipped"
+	orc=$?
+	after=$(cat $fa/default_bytes 2>/dev/null || echo -)
+	[ "$before" = "$after" ] && kept="default_bytes kept ($after)" ||
+		kept="default_bytes CHANGED from $before to $after"
+	echo "# peer-own: $s faultaround_stock rc=$orc $(grep -E '^ok ' /tmp/own.log | grep -vc '# SKIP') passed," \
+		"$(grep -cE '^not ok' /tmp/own.log) failed, $(grep -cE '^ok .*# SKIP' /tmp/own.log) skipped, $kept"
 	sed 's/^/# peer-own-log: /' /tmp/own.log
 	echo "# peer-setting: END $s rc=$rc $(($(cut -d. -f1 /proc/uptime) - start))s"
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
