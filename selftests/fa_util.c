@@ -328,6 +328,13 @@ int fa_system_default(unsigned long *bytes, bool *is_auto)
 	return errno || end == buf || *end != '\n' ? -1 : 0;
 }
 
+int fa_restore_system_default(bool is_auto, unsigned long bytes)
+{
+	if (is_auto)
+		return fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto\n");
+	return fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, bytes);
+}
+
 void fa_expected_window(unsigned long idx, unsigned long nr, unsigned long lo,
 			unsigned long hi, unsigned long *first,
 			unsigned long *count)

@@ -148,6 +148,11 @@ int fa_write_str(const char *path, const char *text);
  */
 int fa_system_default(unsigned long *bytes, bool *is_auto);
 /*
+ * Put back a system default read by fa_system_default(): "auto" when
+ * @is_auto, else @bytes.  0, or -1 with errno.
+ */
+int fa_restore_system_default(bool is_auto, unsigned long bytes);
+/*
  * The system default window in pages (at least 1); 0 when it is "auto" or
  * cannot be read, where a test that needs the window skips.
  */

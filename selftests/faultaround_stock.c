@@ -80,15 +80,9 @@ FIXTURE_SETUP(stock)
 
 FIXTURE_TEARDOWN(stock)
 {
-	if (self->saved && fa_may_change_system()) {
-		int err;
-
-		if (self->saved_auto)
-			err = fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto");
-		else
-			err = fa_write_ulong(FA_DEBUGFS_BYTES, self->saved_bytes);
-		EXPECT_EQ(err, 0) TH_LOG("restoring the system default: %s", strerror(errno));
-	}
+	if (self->saved && fa_may_change_system())
+		EXPECT_EQ(fa_restore_system_default(self->saved_auto, self->saved_bytes), 0)
+			TH_LOG("restoring the system default: %s", strerror(errno));
 	if (self->map && self->map != MAP_FAILED)
 		munmap(self->map, self->pages * fa_page_size);
 	if (self->fd >= 0)

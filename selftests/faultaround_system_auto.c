@@ -38,13 +38,6 @@ FIXTURE_VARIANT(system_auto)
 FIXTURE_VARIANT_ADD(system_auto, tmpfs_shared) { .fs = "tmpfs", .map_flags = MAP_SHARED };
 FIXTURE_VARIANT_ADD(system_auto, ext4_private) { .fs = "ext4", .map_flags = MAP_PRIVATE };
 
-static int restore_system_default(bool saved_auto, unsigned long saved_bytes)
-{
-	if (saved_auto)
-		return fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto\n");
-	return fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, saved_bytes);
-}
-
 /*
  * The system default changes last, and is put back here if setting it
  * fails: the harness runs no teardown after a setup that did not finish.
@@ -74,7 +67,7 @@ FIXTURE_SETUP(system_auto)
 	if (fa_write_ulong(FA_SYSFS_DEFAULT_BYTES, SYSTEM_AUTO_BASE_BYTES) ||
 	    fa_write_str(FA_SYSFS_DEFAULT_BYTES, "auto\n")) {
 		ret = errno;
-		restore_system_default(self->saved_auto, self->saved_bytes);
+		fa_restore_system_default(self->saved_auto, self->saved_bytes);
 		fa_table_map_close(&self->m);
 		ASSERT_TRUE(false) TH_LOG("setting the default: %s", strerror(ret));
 	}
@@ -83,7 +76,7 @@ FIXTURE_SETUP(system_auto)
 FIXTURE_TEARDOWN(system_auto)
 {
 	fa_table_map_close(&self->m);
-	EXPECT_EQ(restore_system_default(self->saved_auto, self->saved_bytes), 0);
+	EXPECT_EQ(fa_restore_system_default(self->saved_auto, self->saved_bytes), 0);
 }
 
 TEST_F(system_auto, reads_back_as_written)
