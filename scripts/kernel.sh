@@ -163,8 +163,12 @@ kmake() {
 	local cc=${cross}gcc
 	command -v ccache >/dev/null && cc="ccache $cc"
 	# Paths under the checkout are hashed relative to it, so that another
-	# clone (CI's) hits the cache this one filled.
-	CCACHE_BASEDIR=$top make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" \
+	# clone (CI's) hits the cache this one filled.  Depend mode takes the
+	# headers from the compiler's -MMD list instead of running the
+	# preprocessor first: on an empty cache the default mode took 1.35 to
+	# 1.49 times as long as no ccache, depend mode 0.96 to 1.06, and hits
+	# are as fast (docs/results/ccache-mode.txt).
+	CCACHE_DEPEND=1 CCACHE_BASEDIR=$top make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" \
 		KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_USER=faultaround \
 		KBUILD_BUILD_HOST=faultaround "$@"
 }
@@ -185,21 +189,40 @@ build() {
 	info "kernel ready: ${out#"$top"/}/$image ($((SECONDS - start)) s)"
 }
 
+# The tree is the tarball's with the series applied (or the stock one).
+tree_current() {
+	[ -r "$tarball" ] && [ -f "$src/.faultaround-tarball" ] &&
+		[ "$(cat "$src/.faultaround-tarball")" = "$(stat -c '%s %Y' "$tarball")" ] ||
+		return 1
+	if [ $stock = 1 ]; then
+		[ -d "$BUILD/linux-stock" ]
+	else
+		[ "$(series_hash)" = "$(cat "$src/.faultaround-series" 2>/dev/null || true)" ]
+	fi
+}
+
 mkdir -p "$BUILD"
 # One source tree serves every build: unpacking and applying the series
-# take it exclusively, builds share it, so a second kernel.sh (another ARCH,
-# check.sh's checkpatch stage) waits instead of rewriting it under a build.
+# take it exclusively, builds and a look at a current tree share it, so a
+# second kernel.sh (another ARCH, check.sh's checkpatch stage) waits
+# instead of rewriting it under a build, and does not wait for a build
+# when the tree needs no change.
 exec 9>"$BUILD/.kernel-tree.lock"
-flock -x 9
-unpack
-if [ $stock = 1 ]; then
-	src=$BUILD/linux-stock
-	[ -d "$src" ] || git -C "$BUILD/linux" worktree add -q --detach "$src" base
-else
-	apply_series
-fi
-[ "${KERNEL_STEP:-build}" = tree ] && exit 0
 flock -s 9
+if ! tree_current; then
+	flock -u 9
+	flock -x 9
+	unpack
+	if [ $stock = 1 ]; then
+		[ -d "$BUILD/linux-stock" ] ||
+			git -C "$src" worktree add -q --detach "$BUILD/linux-stock" base
+	else
+		apply_series
+	fi
+	flock -s 9
+fi
+[ $stock = 1 ] && src=$BUILD/linux-stock
+[ "${KERNEL_STEP:-build}" = tree ] && exit 0
 mkdir -p "$out"
 exec 8>"$out/.build.lock"
 flock -x 8
