@@ -14,7 +14,7 @@
 #   make qemu-shell [ARCH=...] [MMU=...]
 #   make host-check                native tests on this machine's kernel
 #   make checkpatch                scripts/checkpatch.pl --strict on the series
-#   make check-debug               the suite on DEBUG_VM/lockdep/KASAN kernels
+#   make check-plain               the guests of make check on the plain kernels
 #   make deb                       Debian packages of the library, in build/deb
 #   make soak                      the kernel's mm selftests and stress-ng, stock against patched
 #
@@ -49,7 +49,7 @@ SELFTESTS_FROM_TREE := $(filter x86_64,$(ARCH))
 SUBDIRS := $(if $(SELFTESTS_FROM_TREE),,selftests) libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
-.PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-debug \
+.PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-plain \
 	host-check checkpatch demo bench deb soak clean help
 
 all: help
@@ -102,8 +102,8 @@ checkpatch: deps
 check: deps
 	@$(TOP)/scripts/check.sh all
 
-check-debug: deps
-	@$(TOP)/scripts/check.sh debug
+check-plain: deps
+	@$(TOP)/scripts/check.sh plain
 
 soak: deps
 	@$(TOP)/scripts/peer-soak.sh
