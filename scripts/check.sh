@@ -5,9 +5,9 @@
 # pseries radix and hash on the ppc64le debug kernel only, x86_64 on the
 # plain kernel and on the debug one (kernel/configs/debug*.config), three
 # kernels in all; "plain" runs the guests on the plain kernels, the ones
-# the benchmarks use.  Every stage runs even
-# when an earlier one failed, so one run reports everything; the last line
-# is "N passed, N failed, N skipped" over every test counted.
+# the benchmarks use.  Every stage runs even when an earlier one failed,
+# so one run reports everything; the last line is "N passed, N failed,
+# N skipped" over every test counted.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
