@@ -11,8 +11,7 @@ die() { printf '[faultaround] error: %s\n' "$*" >&2; exit 1; }
 
 # What counts as a kernel report on a guest's console (scripts/qemu-run.sh
 # fails a run on any; scripts/report-re-test.sh checks these against the
-# report headers of the kernel source).  Two benign lines: pseries'
-# complaint about qemu's blank NVRAM, printed at every boot, and book3s64's
-# notice that a KASAN kernel booted with the hash MMU runs without KASAN.
+# report headers of the kernel source).  The one benign WARNING is pseries'
+# complaint about qemu's blank NVRAM, printed at every boot.
 kernel_report_re='Oops|BUG:|kernel BUG at|WARNING:|KASAN|Kernel panic|possible circular locking|INFO: lockdep|Call Trace:|UBSAN|general protection fault'
-kernel_benign_re='WARNING: nvram corruption detected: 0-length partition|KASAN not enabled as it requires radix!$'
+kernel_benign_re='WARNING: nvram corruption detected: 0-length partition'
