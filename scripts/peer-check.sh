@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# peer-check.sh: the short peer pass of make check, on the x86_64 kernel
-# that make check builds anyway (no kernel of its own): a few categories of
-# the kernel's mm selftests under every setting of scripts/peer-guest.sh,
-# then stress-ng's VM stressors with --verify next to the churner, in one
-# guest.  It fails on a failed or hung test, a stress-ng or churner
-# failure, or any kernel report.  The categories are those whose every
-# test passes or skips on the stock kernel and needs nothing the check
-# kernel lacks (make soak runs them all, on both kernels, with what they
-# need).  Writes build/results/peer-check.{console,tap,counts}.
+# peer-check.sh [ARCH [MMU [VARIANT]]]: the short peer pass of make check,
+# on a kernel that make check builds anyway (no kernel of its own; by
+# default the ppc64le debug kernel in a pseries radix guest, which make
+# check has booted just before): a few categories of the kernel's mm
+# selftests under every setting of scripts/peer-guest.sh, then stress-ng's
+# VM stressors with --verify next to the churner, in one guest.  It fails
+# on a failed or hung test, a stress-ng or churner failure, or any kernel
+# report.  The categories are those whose every test passes or skips on
+# the stock kernel and needs nothing the check kernel lacks (make soak runs
+# them all, on both kernels, with what they need).  Writes
+# build/results/peer-check.{console,tap,counts}.
 #
 #   PEER_CHECK_CATS     categories (default below)
 #   PEER_CHECK_STRESS   seconds of stress-ng (default 30)
@@ -18,22 +20,24 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 
-arch=x86_64
+arch=${1:-ppc64le}
+mmu=${2:-radix}
+variant=${3-debug}
 cats=${PEER_CHECK_CATS:-madv_populate madv_guard process_madv vma_merge mdwe mlock cow}
 stress=${PEER_CHECK_STRESS:-30}
 results=$BUILD/results
 start=$SECONDS
 
-make -s -C "$top" kernel initramfs ARCH=$arch
+make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"
 "$top/scripts/peer-debs.sh" $arch
 PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" $arch
-PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" $arch
+PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$variant"
 
 set +e
-QEMU_INITRD=$BUILD/peer/$arch/initramfs.cpio.gz QEMU_CONSOLE=$results/peer-check.console \
-QEMU_TIMEOUT=${PEER_CHECK_TIMEOUT:-600} \
+QEMU_INITRD=$BUILD/peer/$arch/initramfs${variant:+-$variant}.cpio.gz QEMU_CONSOLE=$results/peer-check.console \
+QEMU_TIMEOUT=${PEER_CHECK_TIMEOUT:-900} \
 QEMU_APPEND="printk.devkmsg=on peer.settings=none,max,auto-proc,auto-sys peer.cats=$(echo $cats | tr ' ' ,) peer.timeout=120 peer.stress=$stress" \
-	"$top/scripts/qemu-run.sh" $arch - peer >"$results/peer-check.run.log" 2>&1
+	"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" >"$results/peer-check.run.log" 2>&1
 qrc=$?
 set -e
 # The TAP of every setting, each test named after its setting, so that
