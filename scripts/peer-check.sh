@@ -11,7 +11,8 @@
 # report.  The categories are those whose every test passes or skips on
 # the stock kernel and needs nothing the check kernel lacks (make soak runs
 # them all, on both kernels, with what they need).  Writes
-# build/results/peer-check.{console,tap,counts}.
+# build/results/peer-check.{console,tap,counts}.  MMU is - for x86_64;
+# VARIANT "" boots the plain kernel.
 #
 #   PEER_CHECK_CATS     categories (default below)
 #   PEER_CHECK_STRESS   seconds of stress-ng (default 30)
@@ -29,8 +30,8 @@ results=$BUILD/results
 start=$SECONDS
 
 make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"
-"$top/scripts/peer-debs.sh" $arch
-PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" $arch
+"$top/scripts/peer-debs.sh" "$arch"
+PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" "$arch"
 PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$variant"
 
 set +e
