@@ -16,6 +16,7 @@
 #   make checkpatch                scripts/checkpatch.pl --strict on the series
 #   make check-plain               the guests of make check on the plain kernels
 #   make deb                       Debian packages of the library, in build/deb
+#                                  (needs only dpkg-dev, debhelper, lintian)
 #   make soak                      the kernel's mm selftests and stress-ng, stock against patched
 #
 # All output goes to build/ (ignored); nothing in the tree is written.
@@ -55,7 +56,7 @@ GOALS_libfaultaround := all harness-tests
 all: help
 
 help:
-	@sed -n '3,21p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -90,7 +91,9 @@ demo: deps
 bench: deps
 	@$(TOP)/scripts/bench.sh
 
-deb: deps
+# The packages need no kernel, guest or cross tool chain: deb.sh installs
+# what packaging itself needs, and nothing of make deps.
+deb:
 	@$(TOP)/scripts/deb.sh
 
 host-check: deps

@@ -3,7 +3,8 @@
 #ifndef EXAMPLE_H
 #define EXAMPLE_H
 
-/* memfd_create() and MFD_CLOEXEC are GNU: an example builds with a bare cc. */
+/* memfd_create() and MFD_CLOEXEC are GNU: an example builds with a bare cc
+ * when this header comes before any system header, which it must. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -4,9 +4,9 @@
  * fork, kept across execve) and starts a child, which reports what it got
  * with prctl(PR_GET_FAULTAROUND).
  */
+#include "example.h"	/* first: it defines _GNU_SOURCE */
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "example.h"
 
 static int child(void)
 {

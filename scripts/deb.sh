@@ -6,18 +6,38 @@
 # copy of what the packages are made of in build/deb/faultaround-VERSION,
 # and everything lands in build/deb/.  lintian then checks them at its
 # default level; a warning or an error fails.
+#
+# It needs the packaging tools and nothing of make deps (no kernel source,
+# qemu or cross compiler): the ones missing are installed first, and named.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+
+# dpkg-buildpackage refuses to start without build-essential, and debian/
+# control asks for debhelper; lintian checks the result.
+need=(build-essential dpkg-dev debhelper lintian)
+missing=()
+for p in "${need[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q ' installed$' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	info "make deb needs ${need[*]}; installing ${missing[*]}"
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get install -y --no-install-recommends "${missing[@]}" ||
+		die "cannot install ${missing[*]} (as root: apt-get install ${missing[*]})"
+fi
 
 out=$BUILD/deb
 version=$(sed -n '1s/^faultaround (\([^)]*\)).*/\1/p' "$top/debian/changelog")
 src=$out/faultaround-$version
 rm -rf "$out"
 mkdir -p "$src"
-# The library's build needs these and nothing else of the tree.
-(cd "$top" && tar -cf - debian include libfaultaround man examples) | tar -C "$src" -xf -
+# The library's build needs these and nothing else of the tree (its check
+# runs the lines of README.md).
+(cd "$top" && tar -cf - debian include libfaultaround man examples README.md) | tar -C "$src" -xf -
 info "dpkg-buildpackage in ${src#"$top"/}"
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
 	tail -30 "$out/build.log" >&2

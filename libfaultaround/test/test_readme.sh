@@ -4,20 +4,24 @@
 # markers, run as written from the top of the clone with a scratch HOME,
 # install the library under $HOME/.local and build and run a program
 # against it; the program then runs with an empty environment too.  The
-# nested make gets O, CC and SANITIZE from make check (MAKEFLAGS).
+# nested make gets O, CC and SANITIZE from make check (MAKEFLAGS).  They
+# need nothing but make and the compiler: a pkg-config that fails is first
+# in PATH (a fresh Debian has none).
 O=$1
 . "$(dirname "$0")/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/home"
+mkdir "$tmp/home" "$tmp/bin"
+printf '#!/bin/sh\necho "pkg-config: not found" >&2\nexit 127\n' > "$tmp/bin/pkg-config"
+chmod +x "$tmp/bin/pkg-config"
 
 tap_plan 4
 sed -n '/^<!-- test_readme.sh: begin -->$/,/^<!-- test_readme.sh: end -->$/p' \
 	"$top/README.md" | sed -n 's/^    //p' > "$tmp/lines.sh"
 tap_check "README.md has the lines" [ -s "$tmp/lines.sh" ]
 sed 's/^/# README: /' "$tmp/lines.sh"
-(cd "$top" && HOME=$tmp/home sh -e "$tmp/lines.sh") > "$tmp/out" 2>&1
+(cd "$top" && HOME=$tmp/home PATH=$tmp/bin:$PATH sh -e "$tmp/lines.sh") > "$tmp/out" 2>&1
 rc=$?
 tap_check "they build and run the program (exit 0)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -15 "$tmp/out" | sed 's/^/# /'
