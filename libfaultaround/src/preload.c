@@ -9,7 +9,8 @@
  *                             adds (preload_objects.c)
  *   FAULTAROUND_DEBUG=1       log every decision, and why nothing happens
  *                             (malformed variable, kernel without the
- *                             feature), to stderr
+ *                             feature), to the stderr the program started
+ *                             with, or nowhere (preload_log.c)
  *
  * The shim never changes what the program sees: mmap/dlopen return
  * values and errno are preserved, and nothing is written to stdout or, unless
@@ -22,7 +23,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,23 +45,6 @@ static int fa_active;		/* rules parsed and kernel supports hints */
 static mmap_fn real_mmap, real_mmap64;
 static dlopen_fn real_dlopen;
 static int resolving;
-
-void fa_log(const char *fmt, ...)
-{
-	char buf[PATH_MAX + 256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (write(STDERR_FILENO, buf, (size_t)n) < 0)
-		return;
-}
 
 /* strerror() may take the locale's lock, which a forked child can inherit
  * held: the untranslated text needs none. */
@@ -256,6 +239,8 @@ __attribute__((constructor)) static void fa_preload_init(void)
 
 	fa_resolve();
 	fa_debug = env_flag("FAULTAROUND_DEBUG");
+	if (fa_debug)
+		fa_log_open();
 	if (size_s && !*size_s)
 		size_s = NULL;
 	if (rules_s && !*rules_s)

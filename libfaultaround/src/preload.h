@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Shared by the preload shim's two files: preload.c (the entry points) and
- * preload_objects.c (the loaded objects). */
+/* Shared by the preload shim's files: preload.c (the entry points),
+ * preload_objects.c (the loaded objects) and preload_log.c (the log). */
 #ifndef FA_PRELOAD_H
 #define FA_PRELOAD_H
 
@@ -11,6 +11,9 @@
 
 extern int fa_debug;		/* FAULTAROUND_DEBUG: log every decision */
 
+/* Where the log goes: a copy of stderr as the program started with it, or
+ * nowhere (preload_log.c).  Called once, at load, when fa_debug is set. */
+void fa_log_open(void);
 void fa_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Give [addr, addr + len), a mapping of path, the first matching rule. */
 void fa_apply(void *addr, size_t len, const char *path, const char *why);

@@ -12,6 +12,12 @@
  *   shim_victim abi               what the kernel (or its stand-in) takes:
  *                                 the adaptive order, an order above the
  *                                 maximum, a range with a hole
+ *   shim_victim output OUT FILE [reopen]
+ *                                 (reopen: closes stderr first) opens OUT,
+ *                                 which takes the lowest free descriptor,
+ *                                 writes to it the descriptor it got, maps
+ *                                 FILE, and writes "end"; as a daemon that
+ *                                 runs with stderr closed writes its data
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -301,6 +307,32 @@ static int dlopen_loop(long n)
 	return dlclose(h) ? 2 : 0;
 }
 
+/* The shim's log must not land in OUT when OUT got descriptor 2. */
+static int output(const char *out, const char *file, int reopen)
+{
+	char buf[32];
+	void *p;
+	int fd, in;
+
+	if (reopen)
+		close(STDERR_FILENO);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return 2;
+	snprintf(buf, sizeof(buf), "fd %d\n", fd);
+	if (write(fd, buf, strlen(buf)) < 0)
+		return 2;
+	in = open(file, O_RDONLY);
+	if (in < 0)
+		return 2;
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, in, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	munmap(p, 4096);
+	close(in);
+	return write(fd, "end\n", 4) == 4 && close(fd) == 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
 	int report = argc > 2 && !strcmp(argv[2], "--report-hint");
@@ -320,6 +352,8 @@ int main(int argc, char **argv)
 		return print_default();
 	if (!strcmp(mode, "abi"))
 		return abi();
+	if (!strcmp(mode, "output") && argc > 3)
+		return output(argv[2], argv[3], argc > 4);
 	if (!strcmp(mode, "dlopen-loop"))
 		return dlopen_loop(argc > 2 ? atol(argv[2]) : 1);
 	r = run("main", report);

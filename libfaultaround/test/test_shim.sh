@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
-tap_plan 42
+tap_plan 46
 echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
@@ -114,6 +114,31 @@ quiet "active ($HMODE): silent"
 same "active ($HMODE): both, with debug log" "" $HENV FAULTAROUND=order:0 FAULTAROUND_RULES='fa_victim*=order:1;*.so*=unset;*=0' FAULTAROUND_DEBUG=1
 tap_check "active ($HMODE): the debug log says what it did" \
 	grep -q 'libfaultaround-preload: mmap .*fa_victim.*: order 1$' "$tmp/err"
+
+# The debug log goes to the descriptor that was stderr when the program
+# started, and nowhere if there was none: a program started with stderr
+# closed gets 2 for the first file it opens.
+seq 1 2000 > "$tmp/mapped"
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1 \
+	"$V" output "$tmp/data.out" "$tmp/mapped" 2>&-
+rc=$?
+printf 'fd 2\nend\n' > "$tmp/data.want"
+tap_check "active ($HMODE): debug with stderr closed at start: no log in the file that got fd 2" \
+	sh -c "[ $rc = 0 ] && cmp -s '$tmp/data.want' '$tmp/data.out'"
+[ $rc = 0 ] || echo "# exit $rc"
+cmp -s "$tmp/data.want" "$tmp/data.out" || sed 's/^/# data.out: /' "$tmp/data.out"
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1 \
+	"$V" output "$tmp/data.out" "$tmp/mapped" reopen 2> "$tmp/err"
+rc=$?
+tap_check "active ($HMODE): debug, stderr closed by the program: no log in the file that got fd 2" \
+	sh -c "[ $rc = 0 ] && cmp -s '$tmp/data.want' '$tmp/data.out'"
+cmp -s "$tmp/data.want" "$tmp/data.out" || sed 's/^/# data.out: /' "$tmp/data.out"
+tap_check "active ($HMODE): ...and the log still goes to the stderr it started with" \
+	grep -q "libfaultaround-preload: mmap $tmp/mapped .*: order" "$tmp/err"
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1 \
+	"$V" output "$tmp/data.out" "$tmp/mapped" 2>&- 3>"$tmp/fd3"
+tap_check "active ($HMODE): the log takes no descriptor the program had open" \
+	sh -c "cmp -s '$tmp/data.want' '$tmp/data.out' && [ ! -s '$tmp/fd3' ]"
 
 # The shim cannot be built with ASan (it is preloaded into programs that are
 # not): valgrind checks it instead, where there is one.
