@@ -30,7 +30,19 @@
 extern "C" {
 #endif
 
-#define LIBFAULTAROUND_VERSION		"1.0.0"
+/* The version of these headers.  FAULTAROUND_CHECK_VERSION(major, minor)
+ * is true when they are major.minor or later, so that a program can use a
+ * call only where its declaration is there (unlike liburing's
+ * IO_URING_CHECK_VERSION, which is true when the headers are older).
+ * The library a program runs with says its own version: see
+ * faultaround_check_version() below. */
+#define FAULTAROUND_VERSION_MAJOR	1
+#define FAULTAROUND_VERSION_MINOR	1
+#define LIBFAULTAROUND_VERSION		"1.1.0"
+#define FAULTAROUND_CHECK_VERSION(major, minor)				\
+	(FAULTAROUND_VERSION_MAJOR > (major) ||				\
+	 (FAULTAROUND_VERSION_MAJOR == (major) &&			\
+	  FAULTAROUND_VERSION_MINOR >= (minor)))
 
 /* Order meaning "no hint": faultaround_set() clears the VMA hint,
  * faultaround_set_default() clears the process default, and the get calls
@@ -53,6 +65,12 @@ extern "C" {
  * as that limit, and faultaround_get() and faultaround_get_default() report
  * the order in effect. */
 #define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_MASK - 2)
+
+/* --- version of the library running (since 1.1) ------------------------ */
+int faultaround_major_version(void);
+int faultaround_minor_version(void);
+/* 1 when the library running is major.minor or later, else 0. */
+int faultaround_check_version(int major, int minor);
 
 /* --- probing --------------------------------------------------------- */
 int faultaround_supported(void);		/* 1 or 0, never fails */
@@ -122,6 +140,12 @@ struct faultaround_rules;
 /* "GLOB=SIZE;GLOB=SIZE..." -> rules, or NULL/errno with a message in err. */
 struct faultaround_rules *faultaround_rules_parse(const char *s, char *err,
 						  size_t errlen);
+/* The rules of a file, one or more a line in the syntax above; blank lines
+ * and lines starting with '#' are skipped.  NULL/errno (EINVAL with
+ * "PATH:LINE: ..." in err for a bad line, or what open/read said) on
+ * failure.  Since 1.1. */
+struct faultaround_rules *faultaround_rules_parse_file(const char *path,
+						       char *err, size_t errlen);
 /* First matching rule wins; NULL when none matches.  Does not allocate. */
 const struct faultaround_size *
 faultaround_rules_match(const struct faultaround_rules *rules, const char *path);

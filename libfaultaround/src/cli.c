@@ -2,7 +2,7 @@
 /*
  * faultaround(1): run a command with fault-around hints, or inspect them.
  *
- *   faultaround [-s SIZE | -o ORDER | -a] [-r RULES] [-v] [--] CMD [ARGS...]
+ *   faultaround [-s SIZE | -o ORDER | -a] [-r RULES | -R FILE] [-q | -v] [--] CMD [ARGS...]
  *   faultaround --show [PID]
  *   faultaround --info
  *
@@ -29,12 +29,12 @@
 #endif
 
 const char *cli_prog = "faultaround";
-static int verbose;
+static int verbose, quiet;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-s SIZE | -o ORDER | -a] [-r RULES] [-v] [--] CMD [ARGS...]\n"
+		"Usage: %s [-s SIZE | -o ORDER | -a] [-r RULES | -R FILE] [-q | -v] [--] CMD [ARGS...]\n"
 		"       %s --show [PID]\n"
 		"       %s --info\n"
 		"\n"
@@ -50,6 +50,10 @@ static void usage(FILE *f)
 		"                      -s, -o and -a exclude each other\n"
 		"  -r, --rules RULES   per-file hints 'GLOB=SIZE;GLOB=SIZE' applied by the\n"
 		"                      preload shim (first match wins)\n"
+		"  -R, --rules-file FILE\n"
+		"                      the same rules from FILE, one or more a line; '#'\n"
+		"                      starts a comment line\n"
+		"  -q, --quiet         say nothing when the kernel lacks the feature\n"
 		"  -v, --verbose       explain what is done; the shim logs its decisions\n"
 		"      --show [PID]    the hints of PID (default: this process)\n"
 		"      --info          what the kernel supports\n"
@@ -70,97 +74,6 @@ int cli_usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, fa_quote(arg, q, sizeof(q)));
 	fprintf(stderr, "\nTry '%s --help'.\n", cli_prog);
 	return CLI_EXIT_FAILURE;
-}
-
-/* --- checking what is set and passed on ---------------------------- */
-
-/*
- * Every SIZE the launcher takes or passes on (-s, -o, each rule of -r or
- * FAULTAROUND_RULES, FAULTAROUND) goes through the library's parser, and
- * on a kernel with the feature its order through the library's and the
- * kernel's own check, the one faultaround_set() and faultaround_set_default()
- * share: -o is applied for real, the others on a scratch mapping.  So a
- * value the shim would drop (silently, as it must) is refused here.
- */
-static int check_order(const char *what, const struct faultaround_size *size)
-{
-	size_t page = faultaround_page_size();
-	int order = faultaround_size_to_order(size), r, err;
-	void *scratch;
-
-	if (order == FAULTAROUND_UNSET)
-		return 0;
-	scratch = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (scratch == MAP_FAILED) {
-		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
-		return -1;
-	}
-	r = order < 0 ? -1 : faultaround_set(scratch, page, order);
-	err = errno;
-	munmap(scratch, page);
-	if (r < 0) {
-		fprintf(stderr, "%s: %s: order %d: %s\n", cli_prog, what, order,
-			err != EINVAL ? strerror(err) :
-			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
-			"above this kernel's maximum");
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_size(const char *what, const char *s, struct faultaround_size *size)
-{
-	char err[256];
-
-	if (faultaround_parse_size(s, size, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "%s: %s: %s\n", cli_prog, what, err);
-	return -1;
-}
-
-/* -o ORDER is -s order:ORDER, checked by the library's parser; the
- * message quotes what the user gave. */
-static int parse_order(const char *s, struct faultaround_size *size)
-{
-	char *as_size, q[256];
-	int r;
-
-	if (!strcmp(s, "unset") || !strcmp(s, "auto"))
-		return parse_size("-o", s, size);
-	if (asprintf(&as_size, "order:%s", s) < 0) {
-		fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
-		return -1;
-	}
-	r = faultaround_parse_size(as_size, size, NULL, 0);
-	free(as_size);
-	if (r < 0)
-		fprintf(stderr, "%s: -o: bad order '%s': expected a number from 0 to %d, 'auto' or 'unset'\n",
-			cli_prog, fa_quote(s, q, sizeof(q)), FAULTAROUND_ORDER_LIMIT);
-	return r;
-}
-
-/* Parse RULES and, with the feature, check each rule's order. */
-static int check_rules(const char *what, const char *s, int supported)
-{
-	struct faultaround_rules *rules;
-	const struct faultaround_size *size;
-	const char *glob;
-	char err[256], rule[320], q[128];
-	size_t i;
-	int r = 0;
-
-	rules = faultaround_rules_parse(s, err, sizeof(err));
-	if (!rules) {
-		fprintf(stderr, "%s: %s: %s\n", cli_prog, what, err);
-		return -1;
-	}
-	for (i = 0; supported && !r && (size = fa_rules_size(rules, i, &glob)); i++) {
-		snprintf(rule, sizeof(rule), "%s: rule %zu ('%s')", what, i + 1,
-			 fa_quote(glob, q, sizeof(q)));
-		r = check_order(rule, size);
-	}
-	faultaround_rules_free(rules);
-	return r;
 }
 
 /* --- the shim ------------------------------------------------------- */
@@ -250,8 +163,10 @@ static int preload_shim(void)
 		return -1;
 	}
 	if (verbose)
-		fprintf(stderr, "%s: LD_PRELOAD=%s FAULTAROUND_RULES=%s\n", cli_prog,
-			getenv("LD_PRELOAD"), getenv("FAULTAROUND_RULES"));
+		fprintf(stderr, "%s: LD_PRELOAD=%s %s=%s\n", cli_prog, getenv("LD_PRELOAD"),
+			getenv("FAULTAROUND_RULES_FILE") ? "FAULTAROUND_RULES_FILE" :
+			"FAULTAROUND_RULES", getenv("FAULTAROUND_RULES_FILE") ?
+			getenv("FAULTAROUND_RULES_FILE") : getenv("FAULTAROUND_RULES"));
 	return 0;
 }
 
@@ -272,7 +187,7 @@ static int set_default(const char *opt, const char *val, int supported)
 	char q[256];
 	int order;
 
-	if (!strcmp(opt, "-o") ? parse_order(val, &size) : parse_size(opt, val, &size))
+	if (!strcmp(opt, "-o") ? cli_parse_order(val, &size) : cli_parse_size(opt, val, &size))
 		return -1;
 	/* The launcher's default wins over one the shim would set. */
 	if (verbose && inherited("FAULTAROUND"))
@@ -281,8 +196,9 @@ static int set_default(const char *opt, const char *val, int supported)
 	if (unsetenv("FAULTAROUND") < 0)
 		return -1;
 	if (!supported) {
-		fprintf(stderr, "%s: %s; running without a default\n", cli_prog,
-			fa_unsupported_reason());
+		if (!quiet)
+			fprintf(stderr, "%s: %s; running without a default\n", cli_prog,
+				fa_unsupported_reason());
 		return 0;
 	}
 	order = faultaround_size_to_order(&size);
@@ -301,9 +217,31 @@ static int set_default(const char *opt, const char *val, int supported)
 	return 0;
 }
 
-/* def_opt is "-s", "-o", "-a" or NULL; def_val its value. */
+/* Pass the rules on to the shim in the one variable that names them. */
+static int pass_rules(const char *rules_s, const char *rules_file)
+{
+	char path[PATH_MAX];
+
+	if (rules_file) {
+		/* Absolute: the command may change directory and run others. */
+		if (!realpath(rules_file, path) ||
+		    setenv("FAULTAROUND_RULES_FILE", path, 1) < 0 ||
+		    unsetenv("FAULTAROUND_RULES") < 0)
+			goto fail;
+	} else if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0 ||
+		   unsetenv("FAULTAROUND_RULES_FILE") < 0) {
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+	return -1;
+}
+
+/* def_opt is "-s", "-o", "-a" or NULL; def_val its value; rules_s the
+ * rules of -r, rules_file the file of -R (not both). */
 static int run(const char *def_opt, const char *def_val, const char *rules_s,
-	       char **cmd)
+	       const char *rules_file, char **cmd)
 {
 	int supported = faultaround_supported();
 	struct faultaround_size size;
@@ -317,31 +255,38 @@ static int run(const char *def_opt, const char *def_val, const char *rules_s,
 	 * otherwise the inherited value is what the shim will read.
 	 */
 	if (!def_opt && (v = inherited("FAULTAROUND"))) {
-		if (parse_size("FAULTAROUND (from the environment)", v, &size) < 0 ||
+		if (cli_parse_size("FAULTAROUND (from the environment)", v, &size) < 0 ||
 		    (supported &&
-		     check_order("FAULTAROUND (from the environment)", &size) < 0))
+		     cli_check_order("FAULTAROUND (from the environment)", &size) < 0))
 			return CLI_EXIT_FAILURE;
 	}
-	if (rules_s) {
-		if (check_rules("-r", rules_s, supported) < 0)
+	if (rules_s || rules_file) {
+		if (cli_check_rules(rules_file ? "-R" : "-r", rules_file ? rules_file : rules_s,
+				    !!rules_file, supported) < 0)
 			return CLI_EXIT_FAILURE;
+	} else if (inherited("FAULTAROUND_RULES") && inherited("FAULTAROUND_RULES_FILE")) {
+		fprintf(stderr, "%s: FAULTAROUND_RULES and FAULTAROUND_RULES_FILE (from the environment) exclude each other\n",
+			cli_prog);
+		return CLI_EXIT_FAILURE;
 	} else if ((v = inherited("FAULTAROUND_RULES"))) {
-		if (check_rules("FAULTAROUND_RULES (from the environment)", v,
-				supported) < 0)
+		if (cli_check_rules("FAULTAROUND_RULES (from the environment)", v, 0,
+				    supported) < 0)
+			return CLI_EXIT_FAILURE;
+	} else if ((v = inherited("FAULTAROUND_RULES_FILE"))) {
+		if (cli_check_rules("FAULTAROUND_RULES_FILE (from the environment)", v, 1,
+				    supported) < 0)
 			return CLI_EXIT_FAILURE;
 	}
 
 	if (def_opt && set_default(def_opt, def_val, supported) < 0)
 		return CLI_EXIT_FAILURE;
-	if (rules_s) {
-		if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0) {
-			fprintf(stderr, "%s: %s\n", cli_prog, strerror(errno));
+	if (rules_s || rules_file) {
+		if (pass_rules(rules_s, rules_file) < 0)
 			return CLI_EXIT_FAILURE;
-		}
-		if (!supported)
+		if (!supported && !quiet)
 			fprintf(stderr, "%s: %s; ignoring rules\n", cli_prog,
 				fa_unsupported_reason());
-		else if (preload_shim() < 0)
+		else if (supported && preload_shim() < 0)
 			return CLI_EXIT_FAILURE;
 	}
 	if (verbose)
@@ -362,6 +307,8 @@ int main(int argc, char **argv)
 		{ "order", required_argument, NULL, 'o' },
 		{ "auto", no_argument, NULL, 'a' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "rules-file", required_argument, NULL, 'R' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "show", no_argument, NULL, OPT_SHOW },
 		{ "info", no_argument, NULL, OPT_INFO },
@@ -369,7 +316,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *def_opt = NULL, *def_val = NULL, *rules_s = NULL;
+	const char *def_opt = NULL, *def_val = NULL, *rules_s = NULL, *rules_file = NULL;
 	const char *last_arg = NULL, *opt;
 	int show = 0, info = 0, c, dashdash;
 
@@ -379,7 +326,7 @@ int main(int argc, char **argv)
 		cli_prog = slash ? slash + 1 : argv[0];
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:s:o:r:avhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:o:r:R:aqvhV", opts, NULL)) != -1) {
 		last_arg = optarg;
 		switch (c) {
 		case 's':
@@ -398,6 +345,8 @@ int main(int argc, char **argv)
 			def_val = c == 'a' ? "auto" : optarg;
 			break;
 		case 'r': rules_s = optarg; break;
+		case 'R': rules_file = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case OPT_SHOW: show = 1; break;
 		case OPT_INFO: info = 1; break;
@@ -411,14 +360,18 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Did getopt stop at a "--" of its own (not an option's argument)? */
+	if (rules_s && rules_file)
+		return cli_usage_error("%s", "-r and -R exclude each other");
+	if (quiet && verbose)
+		return cli_usage_error("%s", "-q and -v exclude each other");
 	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--") &&
 		   argv[optind - 1] != last_arg;
 
 	if (show || info) {
 		if (show && info)
 			return cli_usage_error("%s", "--show and --info exclude each other");
-		if (def_opt || rules_s)
-			return cli_usage_error("%s", "--show and --info take no -s, -o, -a or -r");
+		if (def_opt || rules_s || rules_file)
+			return cli_usage_error("%s", "--show and --info take no -s, -o, -a, -r or -R");
 		if (info && optind < argc)
 			return cli_usage_error("--info: unexpected argument '%s'", argv[optind]);
 		if (show && optind + 1 < argc)
@@ -434,5 +387,5 @@ int main(int argc, char **argv)
 			argv[optind], argv[optind]);
 		return CLI_EXIT_FAILURE;
 	}
-	return run(def_opt, def_val, rules_s, argv + optind);
+	return run(def_opt, def_val, rules_s, rules_file, argv + optind);
 }

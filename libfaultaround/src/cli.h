@@ -14,6 +14,16 @@ extern const char *cli_prog;
  * returns CLI_EXIT_FAILURE. */
 int cli_usage_error(const char *fmt, const char *arg);
 
+/* cli_check.c: each prints what is wrong and returns -1, or returns 0.
+ * SIZE of option what; -o's ORDER; with the feature, whether the kernel
+ * takes size's order; RULES (or, is_file, the rules file s) and, with the
+ * feature, each rule's order. */
+struct faultaround_size;
+int cli_parse_size(const char *what, const char *s, struct faultaround_size *size);
+int cli_parse_order(const char *s, struct faultaround_size *size);
+int cli_check_order(const char *what, const struct faultaround_size *size);
+int cli_check_rules(const char *what, const char *s, int is_file, int supported);
+
 /* --show [PID] and --info; return the exit status. */
 int cli_show(const char *pidarg);
 int cli_info(void);

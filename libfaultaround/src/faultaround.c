@@ -142,11 +142,24 @@ static int order_valid(int order)
 	       (order >= 0 && order <= FAULTAROUND_ORDER_LIMIT);
 }
 
+/*
+ * madvise(2)'s own EINVAL, checked before the probe like the other argument
+ * errors: len rounded up to a page, or the end of the range, wraps past the
+ * top of the address space.
+ */
+static int range_wraps(const void *addr, size_t len)
+{
+	size_t mask = faultaround_page_size() - 1;
+
+	return len > SIZE_MAX - mask ||
+	       ((len + mask) & ~mask) > UINTPTR_MAX - (uintptr_t)addr;
+}
+
 int faultaround_set(void *addr, size_t len, int order)
 {
 	int advice;
 
-	if (!order_valid(order) ||
+	if (!order_valid(order) || range_wraps(addr, len) ||
 	    ((uintptr_t)addr & (faultaround_page_size() - 1))) {
 		errno = EINVAL;
 		return -1;
@@ -164,7 +177,8 @@ int faultaround_set(void *addr, size_t len, int order)
 
 int faultaround_set_bytes(void *addr, size_t len, size_t bytes)
 {
-	if ((uintptr_t)addr & (faultaround_page_size() - 1)) {
+	if (((uintptr_t)addr & (faultaround_page_size() - 1)) ||
+	    range_wraps(addr, len)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -7,6 +7,10 @@
  *                             and libraries' mappings, on every later file
  *                             mmap/mmap64, and on the objects each dlopen()
  *                             adds (preload_objects.c)
+ *   FAULTAROUND_RULES_FILE=PATH
+ *                             the same from a file, RULES a line (for
+ *                             rules too long for the environment); not
+ *                             with FAULTAROUND_RULES
  *   FAULTAROUND_DEBUG=1       log every decision, and why nothing happens
  *                             (malformed variable, kernel without the
  *                             feature), to the stderr the program started
@@ -231,6 +235,7 @@ __attribute__((constructor)) static void fa_preload_init(void)
 {
 	const char *size_s = secure_getenv("FAULTAROUND");
 	const char *rules_s = secure_getenv("FAULTAROUND_RULES");
+	const char *file_s = secure_getenv("FAULTAROUND_RULES_FILE");
 	struct faultaround_size size;
 	struct faultaround_rules *rules = NULL;
 	char err[256], q[128];
@@ -245,9 +250,16 @@ __attribute__((constructor)) static void fa_preload_init(void)
 		size_s = NULL;
 	if (rules_s && !*rules_s)
 		rules_s = NULL;
-	if (!size_s && !rules_s) {
+	if (file_s && !*file_s)
+		file_s = NULL;
+	if (!size_s && !rules_s && !file_s) {
 		if (fa_debug)
 			fa_log(PFX "neither FAULTAROUND nor FAULTAROUND_RULES is set; nothing to do\n");
+		goto out;
+	}
+	if (rules_s && file_s) {
+		if (fa_debug)
+			fa_log(PFX "both FAULTAROUND_RULES and FAULTAROUND_RULES_FILE are set; hints disabled\n");
 		goto out;
 	}
 	if (size_s && faultaround_parse_size(size_s, &size, err, sizeof(err)) < 0) {
@@ -260,10 +272,15 @@ __attribute__((constructor)) static void fa_preload_init(void)
 			fa_log(PFX "FAULTAROUND_RULES: %s; hints disabled\n", err);
 		goto out;
 	}
+	if (file_s && !(rules = faultaround_rules_parse_file(file_s, err, sizeof(err)))) {
+		if (fa_debug)
+			fa_log(PFX "FAULTAROUND_RULES_FILE: %s; hints disabled\n", err);
+		goto out;
+	}
 	if (!faultaround_supported()) {
 		if (fa_debug)
 			fa_log(PFX "%s; FAULTAROUND%s ignored\n", fa_unsupported_reason(),
-			       rules ? "_RULES" : "");
+			       file_s ? "_RULES_FILE" : rules ? "_RULES" : "");
 		faultaround_rules_free(rules);
 		goto out;
 	}

@@ -12,13 +12,21 @@
  * A GLOB containing '/' is matched with fnmatch(3) against the whole path
  * ('*' also matches '/'); otherwise against the file name only.  The first
  * matching rule wins.
+ *
+ * A rules file (FAULTAROUND_RULES_FILE, faultaround -R) holds RULES a line;
+ * blank lines and lines whose first non-blank is '#' are skipped.  Its
+ * lines are checked one by one, so that an error names its line, then
+ * joined into one RULES string for the parser above.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "faultaround.h"
 #include "internal.h"
@@ -266,6 +274,133 @@ bad:
 	faultaround_rules_free(r);
 	errno = EINVAL;
 	return NULL;
+}
+
+/* Rules files are written by hand; a bigger one is a mistake (a binary). */
+#define FA_RULES_FILE_MAX	(4u << 20)
+
+/* The whole of path, NUL-terminated, in a new buffer; NULL/errno. */
+static char *read_whole(const char *path, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = NULL, *nbuf;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (len + 1 >= cap || !buf) {
+			if (buf)
+				cap *= 2;
+			if (cap > FA_RULES_FILE_MAX + 2) {
+				errno = EFBIG;
+				goto fail;
+			}
+			nbuf = realloc(buf, cap);
+			if (!nbuf)
+				goto fail;
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+fail:
+	err = errno;
+	free(buf);
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
+struct faultaround_rules *faultaround_rules_parse_file(const char *path,
+						       char *err, size_t errlen)
+{
+	struct faultaround_rules *r;
+	size_t len, lineno = 0, out = 0;
+	char *text, *joined, *line, *next, *l, *e;
+	char lerr[256], q[128];
+	int saved;
+
+	if (!path) {
+		seterr(err, errlen, "missing rules file");
+		errno = EINVAL;
+		return NULL;
+	}
+	text = read_whole(path, &len);
+	if (!text) {
+		saved = errno;
+		seterr(err, errlen, "%s: %s", QUOTE(path, q),
+		       saved == EFBIG ? "larger than 4 MiB" : strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (strlen(text) != len) {
+		seterr(err, errlen, "%s: not a text file (NUL byte)", QUOTE(path, q));
+		free(text);
+		errno = EINVAL;
+		return NULL;
+	}
+	joined = malloc(len + 1);
+	if (!joined) {
+		free(text);
+		seterr(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (line = text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		l = trim(line, line + strlen(line));
+		if (!*l || *l == '#')
+			continue;
+		r = faultaround_rules_parse(l, lerr, sizeof(lerr));
+		if (!r) {
+			saved = errno;
+			seterr(err, errlen, "%s:%zu: %s", QUOTE(path, q), lineno, lerr);
+			free(text);
+			free(joined);
+			errno = saved;
+			return NULL;
+		}
+		faultaround_rules_free(r);
+		/* The line parsed, so it ends in at most one ';'. */
+		e = l + strlen(l);
+		if (e[-1] == ';')
+			*--e = '\0';
+		if (out)
+			joined[out++] = ';';
+		memcpy(joined + out, l, (size_t)(e - l));
+		out += (size_t)(e - l);
+	}
+	joined[out] = '\0';
+	free(text);
+	if (!out) {
+		free(joined);
+		seterr(err, errlen, "%s: no rules (only blank lines and comments)",
+		       QUOTE(path, q));
+		errno = EINVAL;
+		return NULL;
+	}
+	r = faultaround_rules_parse(joined, lerr, sizeof(lerr));
+	saved = errno;
+	free(joined);
+	if (!r)
+		seterr(err, errlen, "%s: %s", QUOTE(path, q), lerr);
+	errno = saved;
+	return r;
 }
 
 const struct faultaround_size *

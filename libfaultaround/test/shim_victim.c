@@ -12,6 +12,9 @@
  *   shim_victim abi               what the kernel (or its stand-in) takes:
  *                                 the adaptive order, an order above the
  *                                 maximum, a range with a hole
+ *   shim_victim walk              what faultaround_for_each_vma() returns
+ *                                 when its callback stops it: 7, and -1
+ *                                 with the callback's errno
  *   shim_victim output OUT FILE [reopen]
  *                                 (reopen: closes stderr first) opens OUT,
  *                                 which takes the lowest free descriptor,
@@ -307,6 +310,27 @@ static int dlopen_loop(long n)
 	return dlclose(h) ? 2 : 0;
 }
 
+static int walk_cb(const struct faultaround_vma *vma, void *arg)
+{
+	(void)vma;
+	if (arg)
+		return 7;
+	errno = EDOM;
+	return -1;
+}
+
+static int walk(void)
+{
+	int r;
+
+	r = faultaround_for_each_vma(0, walk_cb, "stop");
+	printf("stop: %d\n", r);
+	errno = 0;
+	r = faultaround_for_each_vma(0, walk_cb, NULL);
+	printf("error: %d %s\n", r, errno == EDOM ? "EDOM" : strerror(errno));
+	return 0;
+}
+
 /* The shim's log must not land in OUT when OUT got descriptor 2. */
 static int output(const char *out, const char *file, int reopen)
 {
@@ -352,6 +376,8 @@ int main(int argc, char **argv)
 		return print_default();
 	if (!strcmp(mode, "abi"))
 		return abi();
+	if (!strcmp(mode, "walk"))
+		return walk();
 	if (!strcmp(mode, "output") && argc > 3)
 		return output(argv[2], argv[3], argc > 4);
 	if (!strcmp(mode, "dlopen-loop"))

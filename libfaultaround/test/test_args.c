@@ -56,6 +56,18 @@ TEST_F(args, unaligned_address)
 	EXPECT_ERR(EINVAL, faultaround_set_bytes(self->page + 1, self->psize, 4096));
 }
 
+/* A range whose end, rounded up to a page, wraps past the top of the
+ * address space: EINVAL, as the kernel says, whatever the kernel. */
+TEST_F(args, wrapping_range)
+{
+	EXPECT_ERR(EINVAL, faultaround_set(self->page, SIZE_MAX, 0));
+	EXPECT_ERR(EINVAL, faultaround_set(self->page, SIZE_MAX - self->psize / 2,
+					   FAULTAROUND_UNSET));
+	EXPECT_ERR(EINVAL, faultaround_set(self->page,
+					   SIZE_MAX - (size_t)self->page + 1, 0));
+	EXPECT_ERR(EINVAL, faultaround_set_bytes(self->page, SIZE_MAX, 4096));
+}
+
 TEST_F(args, null_pointers)
 {
 	EXPECT_ERR(EINVAL, faultaround_get(self->page, NULL));

@@ -68,7 +68,7 @@ err "-a -s 1M names -a and -s" "-a and -s exclude each other"
 tap_check "-a -s 1M does not name -o" sh -c "! grep -q -- '-o' '$tmp/err'"
 rc "-s auto -o 3: 125" 125 "$FA" -s auto -o 3 true
 rc "-a --show: 125" 125 "$FA" -a --show
-err "-a --show names -a" "take no -s, -o, -a or -r"
+err "-a --show names -a" "take no -s, -o, -a, -r or -R"
 # Messages quote what was given, with control characters escaped.
 rc "-o '': 125" 125 "$FA" -o '' true
 err "-o '' quotes the empty value" "-o: bad order '': expected a number from 0 to 253"

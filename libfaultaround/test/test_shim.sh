@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_DEBUG FAULTAROUND_TEST_SYSFS
 fa_hint_setup "$O" "$tmp"
 
-tap_plan 46
+tap_plan 47
 echo "# hints: $HMODE"
 
 "$V" > "$tmp/base.out" 2> "$tmp/base.err"
@@ -139,6 +139,13 @@ env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES='*=64K' FAULTAROUND_DEBUG=1 \
 	"$V" output "$tmp/data.out" "$tmp/mapped" 2>&- 3>"$tmp/fd3"
 tap_check "active ($HMODE): the log takes no descriptor the program had open" \
 	sh -c "cmp -s '$tmp/data.want' '$tmp/data.out' && [ ! -s '$tmp/fd3' ]"
+
+# faultaround_for_each_vma(3): a callback's stop comes back as it is, and
+# its -1 with its own errno.
+out=$(env $HENV "$V" walk | tr '\n' ' ')
+tap_check "for_each_vma ($HMODE): the callback's 7, and its -1 with its errno" \
+	[ "$out" = "stop: 7 error: -1 EDOM " ]
+[ "$out" = "stop: 7 error: -1 EDOM " ] || echo "# $out"
 
 # The shim cannot be built with ASan (it is preloaded into programs that are
 # not): valgrind checks it instead, where there is one.

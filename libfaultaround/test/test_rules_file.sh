@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Rules from a file: faultaround -R FILE and the shim's
+# FAULTAROUND_RULES_FILE, errors with the file's line, rules too long for
+# the environment; and faultaround -q.
+O=$1
+. "$(dirname "$0")/tap.sh"
+FA=$O/faultaround
+V=$O/test/shim_victim
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset FAULTAROUND FAULTAROUND_RULES FAULTAROUND_RULES_FILE FAULTAROUND_DEBUG \
+	FAULTAROUND_PRELOAD LD_PRELOAD LIBFAULTAROUND_DISABLE
+fa_hint_setup "$O" "$tmp/hint"
+if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
+SHIM=$HSHIM
+
+tap_plan 23
+
+# rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
+rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [ $got -eq $want ]; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name"
+		echo "# exit $got, want $want"
+		sed 's/^/# stderr: /' "$tmp/err"
+	fi
+}
+err() {
+	if grep -qF -- "$2" "$tmp/err"; then tap_ok "$1"; else
+		tap_not_ok "$1"; sed 's/^/# stderr: /' "$tmp/err"; fi
+}
+
+cat > "$tmp/good" <<'RULES'
+# the victim's own file first
+fa_victim*=order:1
+
+  *.db = 1M ; *.idx=0;
+/usr/lib/*=unset
+RULES
+printf '# comment\n\na=64K\nb=12Q\nc=1M\n' > "$tmp/bad"
+printf '# only a comment\n\n' > "$tmp/empty"
+
+rc "-R FILE with comments, blank lines and two rules a line" 0 "$FA" -R "$tmp/good" true
+rc "-R: a bad line: 125" 125 "$FA" -R "$tmp/bad" true
+err "the message names the file and the line" "-R: $tmp/bad:4: rule 1 ('b'): bad size '12Q'"
+rc "-R: no such file: 125" 125 "$FA" -R "$tmp/none" true
+err "the message says why" "$tmp/none: No such file or directory"
+rc "-R: a file with no rule: 125" 125 "$FA" -R "$tmp/empty" true
+err "the message says there is none" "no rules (only blank lines and comments)"
+rc "-r and -R together: 125" 125 "$FA" -r 'a=1M' -R "$tmp/good" true
+err "the message names both" "-r and -R exclude each other"
+rc "FAULTAROUND_RULES_FILE from the environment is checked: 125" 125 \
+	env FAULTAROUND_RULES_FILE="$tmp/bad" "$FA" true
+err "the message names the variable and the line" \
+	"FAULTAROUND_RULES_FILE (from the environment): $tmp/bad:4:"
+rc "FAULTAROUND_RULES and FAULTAROUND_RULES_FILE together: 125" 125 \
+	env FAULTAROUND_RULES='a=1M' FAULTAROUND_RULES_FILE="$tmp/good" "$FA" true
+
+# -R hands the shim an absolute path in the one variable.
+out=$(cd "$tmp" && env $HENV FAULTAROUND_RULES='x=1M' "$FS" -R good \
+	sh -c 'echo "$FAULTAROUND_RULES_FILE|$FAULTAROUND_RULES"' 2> /dev/null)
+tap_check "-R ($HMODE) passes the file's absolute path and drops FAULTAROUND_RULES" \
+	[ "$out" = "$tmp/good|" ]
+[ "$out" = "$tmp/good|" ] || echo "# $out"
+
+# The shim reads the file.
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/good" \
+	"$V" child --report-hint > /dev/null 2> "$tmp/err"
+tap_check "FAULTAROUND_RULES_FILE ($HMODE): the shim applies the file's rules" \
+	grep -q '^file hint: 1$' "$tmp/err"
+grep -q '^file hint: 1$' "$tmp/err" || sed 's/^/# /' "$tmp/err"
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/bad" FAULTAROUND_DEBUG=1 \
+	"$V" status > /dev/null 2> "$tmp/err"
+err "FAULTAROUND_RULES_FILE ($HMODE), debug: a bad line is said once, with its number" \
+	"libfaultaround-preload: FAULTAROUND_RULES_FILE: $tmp/bad:4: rule 1 ('b')"
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/good" FAULTAROUND_RULES='*=0' \
+	FAULTAROUND_DEBUG=1 "$V" status > /dev/null 2> "$tmp/err"
+err "both variables ($HMODE), debug: said, and nothing applied" \
+	"both FAULTAROUND_RULES and FAULTAROUND_RULES_FILE are set; hints disabled"
+
+# More rules than the environment holds (execve(2) takes at most 128 KiB
+# a string): 6000 rules, about 290 KiB, the one that matches last.
+i=0
+while [ $i -lt 6000 ]; do
+	echo "/no/such/directory/number/$i/lib*.so.*=order:0"
+	i=$((i + 1))
+done > "$tmp/big"
+echo 'fa_victim*=order:1' >> "$tmp/big"
+size=$(wc -c < "$tmp/big")
+echo "# rules file of $size bytes"
+rc "-R with $size bytes of rules" 0 env $HENV "$FS" -R "$tmp/big" true
+env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/big" \
+	"$V" child --report-hint > /dev/null 2> "$tmp/err"
+tap_check "FAULTAROUND_RULES_FILE ($HMODE): the last of 6001 rules applies" \
+	grep -q '^file hint: 1$' "$tmp/err"
+
+# -q: nothing said when the kernel lacks the feature (here: disabled).
+rc "-q -o 2 without the feature: runs" 0 env LIBFAULTAROUND_DISABLE=1 "$FA" -q -o 2 true
+tap_check "and says nothing" [ ! -s "$tmp/err" ]
+rc "-q -R without the feature: runs" 0 env LIBFAULTAROUND_DISABLE=1 "$FA" -q -R "$tmp/good" true
+tap_check "and says nothing" [ ! -s "$tmp/err" ]
+rc "-q -v: 125" 125 "$FA" -q -v true
+tap_done
