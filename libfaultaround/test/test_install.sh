@@ -3,7 +3,8 @@
 # make install into a scratch DESTDIR: the headers under the library's own
 # names (nothing in include/linux), a program built against them with
 # pkg-config runs, the static library links, and make uninstall leaves no
-# file behind.  Needs make and the compiler, so the host runs it and the
+# file, and no directory it made, behind; an unwritable prefix is said
+# before anything is installed.  Needs make and the compiler, so the host runs it and the
 # guests do not.  The Makefile passes FA_MAKE, FA_CC and FA_CFLAGS.
 O=$1
 . "$(dirname "$0")/tap.sh"
@@ -13,7 +14,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 d=$tmp/root
 
-tap_plan 14
+tap_plan 18
 
 # The directories the build was configured with (so nothing is rebuilt):
 # PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR.
@@ -100,7 +101,42 @@ tap_check "and the next build compiles cli.o alone" [ "$got" = "$O/obj/cli/cli.o
 
 tap_check "make uninstall DESTDIR" "$MAKE" -s --no-print-directory -C "$src" O="$O" \
 	DESTDIR="$d" uninstall
-left=$(find "$d" -type f)
+left=$(find "$d" -type f 2>/dev/null)
 tap_check "uninstall leaves no file" [ -z "$left" ]
 [ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
+tap_check "uninstall removes the directories install made" [ ! -e "$d" ]
+[ ! -e "$d" ] || find "$d" | sed 's/^/# left: /'
+
+# A directory that was there before, empty, stays.
+d2=$tmp/root2
+mkdir -p "$d2$BINDIR"
+"$MAKE" -s --no-print-directory -C "$src" O="$O" DESTDIR="$d2" install > "$tmp/i2.log" 2>&1 &&
+	"$MAKE" -s --no-print-directory -C "$src" O="$O" DESTDIR="$d2" uninstall >> "$tmp/i2.log" 2>&1
+left=$(find "$d2" -mindepth 1 | while read -r f; do
+	case "$d2$BINDIR" in "$f"|"$f"/*) ;; *) echo "$f" ;; esac; done)
+tap_check "uninstall keeps an empty directory that was there before" \
+	sh -c "[ -d '$d2$BINDIR' ] && [ -z '$left' ]"
+[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
+sed 's/^/# /' "$tmp/i2.log"
+
+# An unwritable prefix (a user's make install to /usr/local): said plainly,
+# with what to do, before anything is installed.
+mkdir -p "$tmp/ro/usr"
+chmod 755 "$tmp" "$tmp/ro"
+chmod 555 "$tmp/ro/usr"
+if [ "$(id -u)" = 0 ]; then
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+	as_user=
+fi
+$as_user sh "$src/install-dirs.sh" check "$tmp/list" "$tmp/ro/usr/local/include/faultaround" \
+	> /dev/null 2> "$tmp/ro.err"
+rc=$?
+tap_check "an unwritable prefix: install stops first" sh -c "[ $rc = 1 ] && [ ! -e '$tmp/list' ]"
+tap_check "and says where it cannot write, and what to do instead" \
+	sh -c "grep -qF 'cannot create $tmp/ro/usr/local/include/faultaround: this user' '$tmp/ro.err' &&
+	       grep -qF 'cannot write to $tmp/ro/usr.' '$tmp/ro.err' &&
+	       grep -qF 'make install PREFIX=\$HOME/.local' '$tmp/ro.err'"
+sed 's/^/# /' "$tmp/ro.err"
+chmod 755 "$tmp/ro/usr"
 tap_done

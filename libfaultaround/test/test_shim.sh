@@ -178,8 +178,15 @@ env $HENV LD_PRELOAD="$SHIM" \
 	"$V" child --report-hint > /dev/null 2> "$tmp/err"
 tap_check "rule applied to a later mmap" hint file 1
 tap_check "rule applied on return from dlopen by path" hint plugin-path 1
-tap_check "rule applied on return from a bare-name dlopen by a library without RUNPATH" \
-	hint plugin-loaded 1
+if [ "${FA_SANITIZE:-0}" = 1 ] && "${FA_CC:-cc}" --version 2>/dev/null | grep -q clang; then
+	# clang's ASan runtime is a shared object here, and its dlopen
+	# interceptor, not the plugin, is the caller the shim sees.
+	tap_skip "rule applied on return from a bare-name dlopen by a library without RUNPATH" \
+		"clang's shared ASan runtime calls dlopen for the plugin"
+else
+	tap_check "rule applied on return from a bare-name dlopen by a library without RUNPATH" \
+		hint plugin-loaded 1
+fi
 if [ "${FA_SANITIZE:-0}" = 1 ]; then
 	# the victim finds that plugin only through its RUNPATH (see above)
 	tap_skip "rule applied after a bare-name dlopen by the RUNPATH program, at the next dlopen" \
