@@ -13,10 +13,10 @@
  * ('*' also matches '/'); otherwise against the file name only.  The first
  * matching rule wins.
  *
- * A rules file (FAULTAROUND_RULES_FILE, faultaround -R) holds RULES a line;
- * blank lines and lines whose first non-blank is '#' are skipped.  Its
- * lines are checked one by one, so that an error names its line, then
- * joined into one RULES string for the parser above.
+ * A rules file (FAULTAROUND_RULES_FILE, faultaround -R) is a regular file
+ * holding RULES a line; blank lines and lines whose first non-blank is '#'
+ * are skipped.  Its lines are checked one by one, so that an error names
+ * its line, then joined into one RULES string for the parser above.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -279,13 +279,49 @@ bad:
 /* Rules files are written by hand; a bigger one is a mistake (a binary). */
 #define FA_RULES_FILE_MAX	(4u << 20)
 
+/*
+ * Only a regular file is read.  A rules path is named by the environment of
+ * whatever program the shim is preloaded into: a FIFO without a writer
+ * would block it before main(), and /dev/stdin or another pipe would hand
+ * the parser what the program itself reads.  O_NONBLOCK makes the open of
+ * a FIFO return at once, so that fstat() can refuse it; stat() first
+ * spares a device the open, which for some has side effects.  EISDIR for a
+ * directory, as read() would say; EINVAL for anything else.
+ */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode))
+		goto refuse;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+refuse:
+	errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	return -1;
+}
+
 /* The whole of path, NUL-terminated, in a new buffer; NULL/errno. */
 static char *read_whole(const char *path, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = NULL, *nbuf;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_regular(path), err;
 
 	if (fd < 0)
 		return NULL;
@@ -341,7 +377,8 @@ struct faultaround_rules *faultaround_rules_parse_file(const char *path,
 	if (!text) {
 		saved = errno;
 		seterr(err, errlen, "%s: %s", QUOTE(path, q),
-		       saved == EFBIG ? "larger than 4 MiB" : strerror(saved));
+		       saved == EFBIG ? "larger than 4 MiB" :
+		       saved == EINVAL ? "not a regular file" : strerror(saved));
 		errno = saved;
 		return NULL;
 	}

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* SIZE and RULES parsing, including malformed input. */
+#include <sys/stat.h>
+
 #include "fa_test.h"
 #include "kselftest_harness.h"
 
@@ -243,6 +245,58 @@ TEST(messages_escape_control_characters)
 		for (j = 0; err[j]; j++)
 			EXPECT_FALSE((unsigned char)err[j] < 0x20 || err[j] == 0x7f);
 	}
+}
+
+/* A rules path that is not a regular file is refused before anything is
+ * read from it, and at once: a FIFO with no writer would otherwise block,
+ * and a pipe (/dev/stdin) would lose to the parser what its program reads. */
+TEST(rules_file_not_regular)
+{
+	char dir[] = "/tmp/fa_rules_XXXXXX", fifo[64], err[256], buf[8];
+	struct faultaround_rules *r;
+	int p[2];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	err[0] = '\0';
+	errno = 0;
+	r = faultaround_rules_parse_file(fifo, err, sizeof(err));
+	EXPECT_EQ(NULL, r);
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_NE(NULL, strstr(err, "not a regular file")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, fifo)) TH_LOG("%s", err);
+	faultaround_rules_free(r);
+	unlink(fifo);
+	rmdir(dir);
+
+	/* A pipe with rules in it: refused, and the rules still in it. */
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(4, write(p[1], "a=0\n", 4));
+	snprintf(fifo, sizeof(fifo), "/proc/self/fd/%d", p[0]);
+	errno = 0;
+	r = faultaround_rules_parse_file(fifo, err, sizeof(err));
+	EXPECT_EQ(NULL, r);
+	EXPECT_EQ(EINVAL, errno);
+	faultaround_rules_free(r);
+	EXPECT_EQ(4, read(p[0], buf, sizeof(buf)));
+	close(p[0]);
+	close(p[1]);
+
+	/* A device, before any read: /dev/zero would be read to the limit. */
+	errno = 0;
+	r = faultaround_rules_parse_file("/dev/zero", err, sizeof(err));
+	EXPECT_EQ(NULL, r);
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_NE(NULL, strstr(err, "/dev/zero: not a regular file")) TH_LOG("%s", err);
+	faultaround_rules_free(r);
+
+	/* A directory keeps its own errno. */
+	errno = 0;
+	r = faultaround_rules_parse_file("/", err, sizeof(err));
+	EXPECT_EQ(NULL, r);
+	EXPECT_EQ(EISDIR, errno);
+	faultaround_rules_free(r);
 }
 
 TEST_HARNESS_MAIN

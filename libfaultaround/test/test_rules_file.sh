@@ -15,7 +15,7 @@ fa_hint_setup "$O" "$tmp/hint"
 if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
 SHIM=$HSHIM
 
-tap_plan 23
+tap_plan 35
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
@@ -99,6 +99,37 @@ env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/big" \
 	"$V" child --report-hint > /dev/null 2> "$tmp/err"
 tap_check "FAULTAROUND_RULES_FILE ($HMODE): the last of 6001 rules applies" \
 	grep -q '^file hint: 1$' "$tmp/err"
+
+# A rules path that is not a regular file: a pipe (/dev/stdin) or a FIFO.
+# The shim never reads it, nor blocks on it.
+mkfifo "$tmp/fifo"
+out=$(echo hello | env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_DEBUG=1 \
+	FAULTAROUND_RULES_FILE=/dev/stdin cat 2> "$tmp/err")
+tap_check "shim ($HMODE): FAULTAROUND_RULES_FILE=/dev/stdin left unread" [ "$out" = hello ]
+err "shim ($HMODE), debug: refused as not a regular file" \
+	"FAULTAROUND_RULES_FILE: /dev/stdin: not a regular file; hints disabled"
+out=$(timeout 10 env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_DEBUG=1 \
+	FAULTAROUND_RULES_FILE="$tmp/fifo" echo hi 2> "$tmp/err")
+tap_check "shim ($HMODE): a FIFO with no writer does not block" [ "$out" = hi ]
+err "shim ($HMODE), debug: the FIFO refused" "$tmp/fifo: not a regular file"
+
+# The launcher refuses them, names the option or the variable and the
+# path, and leaves the command's stdin to the command.
+printf 'a=0\n' | { "$FA" -R /dev/stdin true > /dev/null 2> "$tmp/err"
+	echo "rc $?"; cat; } > "$tmp/out"
+tap_check "-R /dev/stdin: 125, stdin unread" \
+	[ "$(cat "$tmp/out")" = "$(printf 'rc 125\na=0')" ]
+err "-R /dev/stdin: named, with why" "faultaround: -R: /dev/stdin: not a regular file"
+printf 'a=0\n' | { env FAULTAROUND_RULES_FILE=/dev/stdin "$FA" -- cat \
+	2> "$tmp/err"; echo "rc $?"; cat; } > "$tmp/out"
+tap_check "FAULTAROUND_RULES_FILE=/dev/stdin: 125, stdin unread" \
+	[ "$(cat "$tmp/out")" = "$(printf 'rc 125\na=0')" ]
+err "FAULTAROUND_RULES_FILE=/dev/stdin: named, with why" \
+	"FAULTAROUND_RULES_FILE (from the environment): /dev/stdin: not a regular file"
+rc "-R FIFO with no writer: 125 at once" 125 timeout 10 "$FA" -R "$tmp/fifo" true
+err "-R FIFO: named, with why" "-R: $tmp/fifo: not a regular file"
+rc "-R /dev/zero: 125" 125 "$FA" -R /dev/zero true
+err "-R /dev/zero: named, with why" "-R: /dev/zero: not a regular file"
 
 # -q: nothing said when the kernel lacks the feature (here: disabled).
 rc "-q -o 2 without the feature: runs" 0 env LIBFAULTAROUND_DISABLE=1 "$FA" -q -o 2 true
