@@ -10,7 +10,8 @@
  *   FAULTAROUND_RULES_FILE=PATH
  *                             the same from a file, RULES a line (for
  *                             rules too long for the environment); not
- *                             with FAULTAROUND_RULES
+ *                             with FAULTAROUND_RULES; a regular file only,
+ *                             not even looked at without the feature
  *   FAULTAROUND_DEBUG=1       log every decision, and why nothing happens
  *                             (malformed variable, kernel without the
  *                             feature), to the stderr the program started
@@ -272,16 +273,21 @@ __attribute__((constructor)) static void fa_preload_init(void)
 			fa_log(PFX "FAULTAROUND_RULES: %s; hints disabled\n", err);
 		goto out;
 	}
-	if (file_s && !(rules = faultaround_rules_parse_file(file_s, err, sizeof(err)))) {
-		if (fa_debug)
-			fa_log(PFX "FAULTAROUND_RULES_FILE: %s; hints disabled\n", err);
-		goto out;
-	}
+	/*
+	 * Before the rules file: without the feature the shim must not touch
+	 * it at all, since whatever it names (a pipe, a FIFO, /dev/stdin) is
+	 * the program's business, not the shim's.
+	 */
 	if (!faultaround_supported()) {
 		if (fa_debug)
 			fa_log(PFX "%s; FAULTAROUND%s ignored\n", fa_unsupported_reason(),
 			       file_s ? "_RULES_FILE" : rules ? "_RULES" : "");
 		faultaround_rules_free(rules);
+		goto out;
+	}
+	if (file_s && !(rules = faultaround_rules_parse_file(file_s, err, sizeof(err)))) {
+		if (fa_debug)
+			fa_log(PFX "FAULTAROUND_RULES_FILE: %s; hints disabled\n", err);
 		goto out;
 	}
 	if (size_s) {

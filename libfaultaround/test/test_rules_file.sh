@@ -15,7 +15,7 @@ fa_hint_setup "$O" "$tmp/hint"
 if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
 SHIM=$HSHIM
 
-tap_plan 35
+tap_plan 38
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
@@ -100,9 +100,27 @@ env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_RULES_FILE="$tmp/big" \
 tap_check "FAULTAROUND_RULES_FILE ($HMODE): the last of 6001 rules applies" \
 	grep -q '^file hint: 1$' "$tmp/err"
 
-# A rules path that is not a regular file: a pipe (/dev/stdin) or a FIFO.
-# The shim never reads it, nor blocks on it.
+# Without the feature the shim does not even look at the rules file: its
+# errors are not said, and a pipe or FIFO is neither read nor opened.  RS is
+# the real shim, forced to lack the feature.
+RS=$O/libfaultaround-preload.so
 mkfifo "$tmp/fifo"
+env LIBFAULTAROUND_DISABLE=1 LD_PRELOAD="$RS" FAULTAROUND_DEBUG=1 \
+	FAULTAROUND_RULES_FILE="$tmp/bad" "$V" status > /dev/null 2> "$tmp/err"
+tap_check "shim without the feature, debug: the file is not read, one line says so" \
+	sh -c "[ \$(grep -c . '$tmp/err') -eq 1 ] && grep -qF \
+		'disabled by LIBFAULTAROUND_DISABLE; FAULTAROUND_RULES_FILE ignored' '$tmp/err'"
+sed 's/^/# stderr: /' "$tmp/err"
+out=$(echo hello | env LIBFAULTAROUND_DISABLE=1 LD_PRELOAD="$RS" \
+	FAULTAROUND_RULES_FILE=/dev/stdin cat 2> "$tmp/err")
+tap_check "shim without the feature: FAULTAROUND_RULES_FILE=/dev/stdin left unread" \
+	[ "$out" = hello ]
+out=$(timeout 10 env LIBFAULTAROUND_DISABLE=1 LD_PRELOAD="$RS" \
+	FAULTAROUND_RULES_FILE="$tmp/fifo" echo hi 2> "$tmp/err")
+tap_check "shim without the feature: a FIFO with no writer is not opened" [ "$out" = hi ]
+
+# With it, a rules path that is not a regular file (a pipe, a FIFO) is
+# refused: never read, never waited for.
 out=$(echo hello | env $HENV LD_PRELOAD="$SHIM" FAULTAROUND_DEBUG=1 \
 	FAULTAROUND_RULES_FILE=/dev/stdin cat 2> "$tmp/err")
 tap_check "shim ($HMODE): FAULTAROUND_RULES_FILE=/dev/stdin left unread" [ "$out" = hello ]
