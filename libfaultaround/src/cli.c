@@ -34,7 +34,8 @@ static int verbose, quiet;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-s SIZE | -o ORDER | -a] [-r RULES | -R FILE] [-q | -v] [--] CMD [ARGS...]\n"
+		"Usage: %s [-s SIZE | -o ORDER | -a] [-r RULES | -R FILE] [-q | -v]\n"
+		"         [--] CMD [ARGS...]\n"
 		"       %s --show [PID]\n"
 		"       %s --info\n"
 		"\n"
@@ -59,8 +60,11 @@ static void usage(FILE *f)
 		"      --info          what the kernel supports\n"
 		"  -h, --help          this help\n"
 		"  -V, --version       print the version\n"
-		"A command named 'show' or 'info' needs '--' before it.  The shim is found\n"
-		"next to this program or in %s, unless FAULTAROUND_PRELOAD names it.\n"
+		"A command named 'show' or 'info' needs '--' before it.\n"
+		"The shim is found next to this program, in ../lib relative to it, or in\n"
+		"  %s,\n"
+		"unless FAULTAROUND_PRELOAD names it; it is needed only with -r or -R,\n"
+		"and only on a kernel with the feature.\n"
 		"Exit status: that of CMD; 125 if %s itself fails; 126 if CMD cannot\n"
 		"be run; 127 if it is not found.\n",
 		cli_prog, cli_prog, cli_prog, FA_LIBDIR, cli_prog);
@@ -220,12 +224,16 @@ static int set_default(const char *opt, const char *val, int supported)
 /* Pass the rules on to the shim in the one variable that names them. */
 static int pass_rules(const char *rules_s, const char *rules_file)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], q[256];
 
 	if (rules_file) {
 		/* Absolute: the command may change directory and run others. */
-		if (!realpath(rules_file, path) ||
-		    setenv("FAULTAROUND_RULES_FILE", path, 1) < 0 ||
+		if (!realpath(rules_file, path)) {
+			fprintf(stderr, "%s: -R: %s: %s\n", cli_prog,
+				fa_quote(rules_file, q, sizeof(q)), strerror(errno));
+			return -1;
+		}
+		if (setenv("FAULTAROUND_RULES_FILE", path, 1) < 0 ||
 		    unsetenv("FAULTAROUND_RULES") < 0)
 			goto fail;
 	} else if (setenv("FAULTAROUND_RULES", rules_s, 1) < 0 ||
@@ -296,6 +304,10 @@ static int run(const char *def_opt, const char *def_val, const char *rules_s,
 	e = errno;
 	fprintf(stderr, "%s: %s: %s\n", cli_prog, fa_quote(cmd[0], q, sizeof(q)),
 		strerror(e));
+	/* One string of the environment is limited to 128 KiB (32 pages). */
+	if (e == E2BIG && rules_s)
+		fprintf(stderr, "%s: the rules of -r may be too long for the environment;\n"
+			"-R FILE reads them from a file\n", cli_prog);
 	return e == ENOENT || e == ENOTDIR ? 127 : 126;
 }
 
@@ -317,8 +329,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *def_opt = NULL, *def_val = NULL, *rules_s = NULL, *rules_file = NULL;
-	const char *last_arg = NULL, *opt;
-	int show = 0, info = 0, c, dashdash;
+	const char *last_arg = NULL, *opt, *eq;
+	int show = 0, info = 0, help = 0, version = 0, c, i, dashdash;
 
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -350,14 +362,37 @@ int main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case OPT_SHOW: show = 1; break;
 		case OPT_INFO: info = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("faultaround %s\n", LIBFAULTAROUND_VERSION); return 0;
+		case 'h': help = 1; break;
+		case 'V': version = 1; break;
 		case ':':
 			return cli_usage_error("option '%s' needs an argument",
 					       argv[optind - 1]);
 		default:
+			/* getopt names in optopt a known long option given
+			 * "=VALUE" that it takes none of. */
+			eq = strchr(argv[optind - 1], '=');
+			if (optopt == OPT_SHOW && eq)
+				return cli_usage_error("option '--show' takes no '=': use '--show %s'",
+						       eq + 1);
+			for (i = 0; optopt && opts[i].name; i++)
+				if (opts[i].val == optopt &&
+				    !strncmp(argv[optind - 1], "--", 2))
+					return cli_usage_error("option '--%s' takes no argument",
+							       opts[i].name);
 			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	/* Like --info, -h and -V take no operand: one is a mistake. */
+	if (help || version) {
+		if (optind < argc)
+			return cli_usage_error(help ? "--help: unexpected argument '%s'" :
+					       "--version: unexpected argument '%s'",
+					       argv[optind]);
+		if (help)
+			usage(stdout);
+		else
+			printf("faultaround %s\n", LIBFAULTAROUND_VERSION);
+		return 0;
 	}
 	/* Did getopt stop at a "--" of its own (not an option's argument)? */
 	if (rules_s && rules_file)
@@ -382,9 +417,10 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("%s", "missing command");
 	if (!dashdash && (!strcmp(argv[optind], "show") || !strcmp(argv[optind], "info"))) {
-		fprintf(stderr, "%s: is '%s' a command?  For the hints use --%s; to run a\n"
-			"command named %s, put '--' before it.\n", cli_prog, argv[optind],
-			argv[optind], argv[optind]);
+		fprintf(stderr, "%s: is '%s' a command?  For %s use --%s;\n"
+			"to run a command named %s, put '--' before it.\n", cli_prog,
+			argv[optind], argv[optind][0] == 's' ? "the hints" :
+			"what the kernel supports", argv[optind], argv[optind]);
 		return CLI_EXIT_FAILURE;
 	}
 	return run(def_opt, def_val, rules_s, rules_file, argv + optind);

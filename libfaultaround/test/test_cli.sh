@@ -19,7 +19,7 @@ done
 PATH=$tmp/bin:/usr/local/bin:/usr/bin:/bin
 export PATH
 
-tap_plan 84
+tap_plan 95
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
@@ -45,8 +45,16 @@ not_ran() { tap_check "$1" [ ! -e "$tmp/$2.ran" ]; }
 rc "--help" 0 "$FA" --help
 tap_check "--help prints usage" grep -q '^Usage: faultaround' "$tmp/out"
 tap_check "--help lists every size suffix (K/M/G/T)" grep -q 'K/M/G/T' "$tmp/out"
+long=$(awk 'length > 79' "$tmp/out")
+tap_check "--help: no line of 80 columns or more" [ -z "$long" ]
+[ -z "$long" ] || echo "$long" | sed 's/^/# too long: /'
+tap_check "--help: the shim's places as faultaround(1) lists them" \
+	sh -c "tr '\\n' ' ' < '$tmp/out' | grep -q 'next to this program, in ../lib relative to it, *or in'"
 rc "--version" 0 "$FA" --version
 tap_check "--version prints version" grep -q '^faultaround [0-9]' "$tmp/out"
+rc "--version with an argument: 125, as --info" 125 "$FA" -V extra
+err "names it" "--version: unexpected argument 'extra'"
+rc "--help with an argument: 125" 125 "$FA" --help extra
 
 # Usage errors: 125, like env, nice and timeout.
 rc "no command: 125" 125 "$FA"
@@ -99,7 +107,7 @@ rc "exit status passed through" 42 "$FA" -s 64K -- sh -c 'exit 42'
 
 # show and info: options; a program by those names only after "--".
 rc "'show' alone is refused: 125" 125 "$FA" show
-err "and points to --show and --" "use --show; to run a"
+err "and points to --show and --" "For the hints use --show;"
 not_ran "program show did not run" show
 rc "'-v info' is refused: 125" 125 "$FA" -v info
 not_ran "program info did not run" info
@@ -115,6 +123,13 @@ tap_check "--info lines" sh -c "grep -q '^supported: ' '$tmp/out' && grep -q '^p
 not_ran "--info does not run the program info" info
 rc "-v --info" 0 "$FA" -v --info
 rc "--info with an argument: 125" 125 "$FA" --info x
+rc "--show=1: 125" 125 "$FA" --show=1
+err "says how --show takes its PID" "option '--show' takes no '=': use '--show 1'"
+rc "--info=1: 125" 125 "$FA" --info=1
+err "says --info takes nothing" "option '--info' takes no argument"
+rc "'info' alone is refused: 125" 125 "$FA" info
+err "and points to --info for what the kernel supports" \
+	"For what the kernel supports use --info"
 rc "--show: too many arguments: 125" 125 "$FA" --show 1 2
 rc "--show: bad pid: 125" 125 "$FA" --show abc
 rc "--show with --info: 125" 125 "$FA" --show --info

@@ -59,7 +59,8 @@ done
 # option --help lists is described.
 "$O/faultaround" --help > "$tmp/help"
 render "$man_dir/faultaround.1" > "$tmp/fa.1" 2> /dev/null
-usage=$(sed -n '1s/^Usage: //p' "$tmp/help")
+# (--help wraps its usage line to stay under 80 columns.)
+usage=$(sed -n '1s/^Usage: //p; 2s/^ *\[/[/p' "$tmp/help" | tr '\n' ' ' | sed 's/ $//')
 synopsis=$(sed -n '/^SYNOPSIS/{n;p;}' "$tmp/fa.1" | sed 's/^ *//')
 tap_check "faultaround(1) SYNOPSIS is the usage of --help" [ "$usage" = "$synopsis" ]
 [ "$usage" = "$synopsis" ] || printf '# --help: %s\n# man:    %s\n' "$usage" "$synopsis"

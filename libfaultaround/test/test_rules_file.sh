@@ -15,7 +15,7 @@ fa_hint_setup "$O" "$tmp/hint"
 if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
 SHIM=$HSHIM
 
-tap_plan 38
+tap_plan 42
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
@@ -148,6 +148,26 @@ rc "-R FIFO with no writer: 125 at once" 125 timeout 10 "$FA" -R "$tmp/fifo" tru
 err "-R FIFO: named, with why" "-R: $tmp/fifo: not a regular file"
 rc "-R /dev/zero: 125" 125 "$FA" -R /dev/zero true
 err "-R /dev/zero: named, with why" "-R: /dev/zero: not a regular file"
+
+# An -r too long for the environment: execve(2) says E2BIG; -R is the way.
+big=$(head -c 131050 /dev/zero | tr '\0' a)
+rc "-r longer than the environment takes: 126" 126 "$FA" -q -r "$big=64K" true
+err "the message points to -R" "-R FILE reads them from a file"
+
+# A file -R can read but not make absolute (deeper than PATH_MAX): the
+# message names -R and the file.
+n=$(head -c 200 /dev/zero | tr '\0' d)
+deep="env -C $tmp"
+i=0
+while [ $i -lt 22 ]; do
+	$deep mkdir $n
+	deep="$deep env -C $n"
+	i=$((i + 1))
+done
+$deep sh -c 'echo a=0 > r'
+$deep "$FA" -q -R r true > /dev/null 2> "$tmp/err"
+tap_check "-R FILE deeper than PATH_MAX: 125" [ $? -eq 125 ]
+err "the message names -R and the file" "faultaround: -R: r: File name too long"
 
 # -q: nothing said when the kernel lacks the feature (here: disabled).
 rc "-q -o 2 without the feature: runs" 0 env LIBFAULTAROUND_DISABLE=1 "$FA" -q -o 2 true
