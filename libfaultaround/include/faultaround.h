@@ -93,7 +93,7 @@ int faultaround_get(const void *addr, int *order);
 /* --- process default (prctl; inherited by fork, kept across execve) ---- */
 int faultaround_set_default(int order);
 int faultaround_set_default_bytes(size_t bytes);
-/* Returns the order, FAULTAROUND_UNSET, or -1 on error. */
+/* Returns the order, FAULTAROUND_AUTO, FAULTAROUND_UNSET, or -1 on error. */
 int faultaround_get_default(void);
 /* Stores the window in bytes, or 0 when no process default is set. */
 int faultaround_get_default_bytes(size_t *bytes);

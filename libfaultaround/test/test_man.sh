@@ -15,7 +15,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 pages=$(cd "$src/man" && ls *.[137])
 n=$(echo $pages | wc -w)
-tap_plan $((n + 8))
+tap_plan $((n + 13))
 
 dated=$(grep -l '^\.TH .*[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]' "$src"/man/*.[137])
 tap_check "no page in the source tree carries a date" [ -z "$dated" ]
@@ -37,7 +37,7 @@ tap_check "faultaround(1) and faultaround(7) name the shim's installed path" \
 tap_check "an alias page stays a link" [ -L "$tmp/o/man/faultaround_set_bytes.3" ]
 
 if ! command -v man > /dev/null 2>&1; then
-	for i in $(seq 1 $((n + 3))); do tap_skip "manual page check $i" "no man(1)"; done
+	for i in $(seq 1 $((n + 8))); do tap_skip "manual page check $i" "no man(1)"; done
 	tap_done
 	exit
 fi
@@ -81,4 +81,27 @@ for w in K M G T order:N auto unset; do
 done
 tap_check "faultaround_parse_size(3) SIZE names every form the parser takes" [ -z "$missing" ]
 [ -z "$missing" ] || echo "# missing:$missing"
+
+# faultaround_set(3), faultaround_set_default(3): EINVAL names the orders
+# the library takes (AUTO and UNSET are above the limit, not negative), and
+# faultaround_get_default(3) every value it returns.
+for p in faultaround_set.3 faultaround_set_default.3; do
+	render "$man_dir/$p" | tr '\n' ' ' | tr -s ' ' |
+		sed -n 's/.*ERRORS\(.*\)ENOTSUP.*/\1/p' > "$tmp/errors"
+	tap_check "$p: EINVAL names 0 to the limit, AUTO and UNSET as accepted" \
+		sh -c "grep -q 'FAULTAROUND_ORDER_LIMIT (253), FAULTAROUND_AUTO (254) and FAULTAROUND_UNSET (255)' '$tmp/errors'"
+done
+render "$man_dir/faultaround_get_default.3" | tr '\n' ' ' | tr -s ' ' |
+	sed -n 's/.*RETURN VALUE\(.*\)ERRORS.*/\1/p' > "$tmp/ret"
+tap_check "faultaround_get_default(3): RETURN VALUE names FAULTAROUND_AUTO" \
+	grep -q 'FAULTAROUND_AUTO' "$tmp/ret"
+
+# faultaround(1) says what the launcher and the shim do with
+# FAULTAROUND_DEBUG (any value but '' and 0), and that without the feature
+# the shim is not looked for (so FAULTAROUND_PRELOAD may name nothing).
+tr '\n' ' ' < "$tmp/fa.1" | tr -s ' ' > "$tmp/fa.1.flat"
+tap_check "faultaround(1): FAULTAROUND_DEBUG is on for any value but '' and 0" \
+	grep -q "FAULTAROUND_DEBUG Passed on to the shim, which logs its decisions for any value but the empty string and 0" "$tmp/fa.1.flat"
+tap_check "faultaround(1): without the feature the shim is not looked for" \
+	grep -q "The shim is then neither preloaded nor looked for" "$tmp/fa.1.flat"
 tap_done
