@@ -16,7 +16,7 @@ mkdir "$tmp/home" "$tmp/bin"
 printf '#!/bin/sh\necho "pkg-config: not found" >&2\nexit 127\n' > "$tmp/bin/pkg-config"
 chmod +x "$tmp/bin/pkg-config"
 
-tap_plan 4
+tap_plan 6
 sed -n '/^<!-- test_readme.sh: begin -->$/,/^<!-- test_readme.sh: end -->$/p' \
 	"$top/README.md" | sed -n 's/^    //p' > "$tmp/lines.sh"
 tap_check "README.md has the lines" [ -s "$tmp/lines.sh" ]
@@ -33,5 +33,30 @@ if [ "${FA_SANITIZE:-0}" = 1 ]; then
 	tap_skip "it runs with an empty environment" "an ASan build"
 else
 	tap_check "it runs with an empty environment" sh -c "env -i '$tmp/home/seq_scan' > /dev/null"
+fi
+
+# The caveat: what the launcher says on a stock kernel, exactly: each
+# "$ faultaround ..." line run with this build, its stdout and stderr
+# compared with the lines under it.
+sed -n '/^<!-- test_readme.sh: stock kernel: begin -->$/,/^<!-- test_readme.sh: stock kernel: end -->$/p' \
+	"$top/README.md" | sed -n 's/^    //p' > "$tmp/stock"
+tap_check "README.md shows what the launcher says on a stock kernel" [ -s "$tmp/stock" ]
+if fa_supported || [ -n "$LIBFAULTAROUND_DISABLE" ]; then
+	tap_skip "the launcher says exactly that" "this kernel has the feature"
+else
+	: > "$tmp/want"
+	: > "$tmp/got"
+	while IFS= read -r line; do
+		case $line in
+		'$ faultaround '*)
+			echo "$line" >> "$tmp/want"
+			echo "$line" >> "$tmp/got"
+			eval "set -- ${line#\$ faultaround }"
+			"$O/faultaround" "$@" >> "$tmp/got" 2>&1 ;;
+		*) echo "$line" >> "$tmp/want" ;;
+		esac
+	done < "$tmp/stock"
+	tap_check "the launcher says exactly that" cmp -s "$tmp/want" "$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" || diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
 fi
 tap_done
