@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * churn DIR SECONDS: the other process of the stress runs.  While stress-ng
+ * churn DIR SECONDS [BYTES]: the other process of the stress runs.  While stress-ng
  * works on the files in DIR, keep changing everything fault-around reads
  * on those same files: map a random one, give the mapping a random
  * MADV_FAULTAROUND order (or auto, or unset), MADV_RANDOM, MADV_SEQUENTIAL,
@@ -9,13 +9,22 @@
  * forks to do the same) and write a random system default to
  * /sys/kernel/mm/faultaround/default_bytes.
  *
- * It checks what it can know: a file of its own, written once with a
- * pattern, reads back the pattern through every mapping and hint, and
+ * It checks what it can know: a file of its own (BYTES long, default 8 MiB),
+ * written once with a pattern and synced to its blocks before any mapping
+ * reads it, reads back the pattern through every mapping and hint, and
  * every hint, advice and default that the ABI promises to take is taken
  * (the kernel clamps orders, so any order up to 253 must succeed).  Exit 1
  * on the first wrong byte or refused call, with its description; the
  * system default is put back on the way out.  On a kernel without the
  * series the hints fail with EINVAL and only the mappings and touches run.
+ *
+ * A file that cannot be written whole is a load that does not fit, not a
+ * wrong byte: the churner says so (a short write, or ENOSPC from write or
+ * fsync, with the filesystem's free space) and exits 1 before mapping it.
+ * Without the fsync, ext4 can accept the write into the page cache, fail
+ * to allocate its blocks at writeback on a full device, and drop the
+ * pages: the pattern would then read back wrong through no fault of the
+ * mappings.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -30,6 +39,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,9 +47,10 @@
 #include "../include/uapi/linux/faultaround.h"
 
 #define SYS_BYTES "/sys/kernel/mm/faultaround/default_bytes"
-#define OWN_PAGES 512
+#define OWN_BYTES_DEFAULT (8UL << 20)
 
 static long page;
+static size_t own_bytes;
 static int hints;		/* the kernel has the series */
 static char saved_default[64];
 static unsigned long ops[8];
@@ -65,6 +76,46 @@ static void die(const char *what)
 static uint8_t pattern(size_t off)
 {
 	return (uint8_t)(off * 7 + off / 4096 + 1);
+}
+
+/* Exit 1 saying why the churner's own file could not be written whole. */
+static void no_room(const char *dir, const char *what, size_t done, int err)
+{
+	struct statvfs sv;
+
+	fprintf(stderr, "churn: %s of its own file stopped at %zu of %zu bytes: %s",
+		what, done, own_bytes, err ? strerror(err) : "short write");
+	if (!statvfs(dir, &sv))
+		fprintf(stderr, "; %s has %llu of %llu kB free",
+			dir, (unsigned long long)sv.f_bavail * sv.f_frsize / 1024,
+			(unsigned long long)sv.f_blocks * sv.f_frsize / 1024);
+	fprintf(stderr, "%s\n", err == ENOSPC || !err ?
+		": the filesystem is full, the load does not fit it" : "");
+	exit(1);
+}
+
+/* Write the pattern file whole and onto its blocks, or exit saying why. */
+static void write_own(int fd, const char *dir)
+{
+	size_t done = 0, i;
+	uint8_t *buf = malloc(own_bytes);
+
+	if (!buf)
+		die("malloc");
+	for (i = 0; i < own_bytes; i++)
+		buf[i] = pattern(i);
+	while (done < own_bytes) {
+		ssize_t n = write(fd, buf + done, own_bytes - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			no_room(dir, "write", done, n < 0 ? errno : 0);
+		done += n;
+	}
+	free(buf);
+	if (fsync(fd))
+		no_room(dir, "fsync", done, errno);
 }
 
 static int write_str(const char *path, const char *s)
@@ -220,14 +271,18 @@ int main(int argc, char **argv)
 	char own_path[512], path[512];
 	time_t end;
 	int own, fd;
-	size_t i;
-	uint8_t *buf;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: churn DIR SECONDS\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: churn DIR SECONDS [BYTES]\n");
 		return 2;
 	}
 	page = sysconf(_SC_PAGESIZE);
+	own_bytes = argc == 4 ? strtoul(argv[3], NULL, 0) : OWN_BYTES_DEFAULT;
+	own_bytes -= own_bytes % page;
+	if (!own_bytes) {
+		fprintf(stderr, "churn: BYTES must be at least a page (%ld)\n", page);
+		return 2;
+	}
 	srand(getpid() ^ time(NULL));
 	hints = prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) >= 0;
 	fd = open(SYS_BYTES, O_RDONLY);
@@ -245,14 +300,7 @@ int main(int argc, char **argv)
 	own = open(own_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (own < 0)
 		die(own_path);
-	buf = malloc(OWN_PAGES * page);
-	if (!buf)
-		die("malloc");
-	for (i = 0; i < (size_t)OWN_PAGES * page; i++)
-		buf[i] = pattern(i);
-	if (write(own, buf, OWN_PAGES * page) != OWN_PAGES * page)
-		die("write");
-	free(buf);
+	write_own(own, argv[1]);
 
 	end = time(NULL) + atol(argv[2]);
 	while (time(NULL) < end) {
@@ -269,7 +317,7 @@ int main(int argc, char **argv)
 			int st;
 
 			if (pid == 0) {
-				exercise(own, OWN_PAGES * page, 1);
+				exercise(own, own_bytes, 1);
 				_exit(0);
 			}
 			if (pid > 0 && waitpid(pid, &st, 0) == pid &&
@@ -283,7 +331,7 @@ int main(int argc, char **argv)
 		}
 		case 3:
 		case 4:
-			exercise(own, OWN_PAGES * page, 1);
+			exercise(own, own_bytes, 1);
 			break;
 		default:
 			if (!pick_file(argv[1], path, sizeof(path))) {

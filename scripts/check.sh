@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
 results=$BUILD/results
 mkdir -p "$results"
-rm -f "$results"/*.counts
+rm -f "$results"/*.counts "$results"/*.note
 stage_failed=0
 start=$SECONDS
 
@@ -26,7 +26,7 @@ stage() { info "== $* ($((SECONDS - start))s)"; }
 host_tests() {
 	stage "native tests on the host kernel ($(uname -r))"
 	local log=$results/host.tap
-	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed host; return; }
+	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed host "the kernel tree did not unpack"; return; }
 	local rc=0
 	{
 		bash "$top/selftests/uapi_numbers.sh" "$BUILD/linux" || rc=1
@@ -56,15 +56,18 @@ host_tests() {
 	if [ $rc != 0 ]; then
 		tail -20 "$log" >&2
 		warn "native tests failed (log: ${log#"$top"/})"
-		mark_failed host
+		mark_failed host "see ${log#"$top"/}"
 	fi
 	read -r p f s <"$results/host.counts"
 	info "host: $p passed, $f failed, $s skipped"
 }
 
+# mark_failed NAME [WHY]: count a failure for stage NAME, and say why in
+# its summary line unless the stage has said so itself.
 mark_failed() {
 	stage_failed=1
 	local c=$results/$1.counts
+	[ -s "$results/$1.note" ] || echo "${2:-failed outside its tests, see the output above}" >"$results/$1.note"
 	if [ -f "$c" ]; then
 		read -r p f s <"$c"
 		[ "$f" = 0 ] && echo "$p 1 $s" >"$c"
@@ -115,7 +118,7 @@ guest() {
 	name=$([ "$arch" = x86_64 ] && echo x86_64 || echo "pseries-$mmu")${variant:+-$variant}
 	stage "guest $name"
 	if ! make -s -C "$top" kernel initramfs programs ARCH="$arch" VARIANT="$variant"; then
-		mark_failed "$name"
+		mark_failed "$name" "its kernel, initramfs or programs image did not build"
 		return
 	fi
 	"$top/scripts/qemu-run.sh" "$arch" "$mmu" check "$variant" || mark_failed "$name"
@@ -167,8 +170,11 @@ total_p=0 total_f=0 total_s=0
 for c in "$results"/*.counts; do
 	[ -f "$c" ] || continue
 	read -r p f s <"$c"
-	printf '[faultaround]   %-22s %4d passed, %d failed, %d skipped\n' \
-		"$(basename "$c" .counts)" "$p" "$f" "$s" >&2
+	# A stage that failed on more than its tests says what (NAME.note).
+	note=
+	[ -s "${c%.counts}.note" ] && note=", $(head -1 "${c%.counts}.note")"
+	printf '[faultaround]   %-22s %4d passed, %d failed, %d skipped%s\n' \
+		"$(basename "$c" .counts)" "$p" "$f" "$s" "$note" >&2
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 done
 info "total time $((SECONDS - start))s"

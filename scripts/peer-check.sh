@@ -8,14 +8,23 @@
 # selftests under every setting of scripts/peer-guest.sh, then stress-ng's
 # VM stressors with --verify next to the churner, in one guest.  It fails
 # on a failed or hung test, a stress-ng or churner failure, or any kernel
-# report.  The categories are those whose every test passes or skips on
-# the stock kernel and needs nothing the check kernel lacks (make soak runs
-# them all, on both kernels, with what they need).  Writes
-# build/results/peer-check.{console,tap,counts}.  MMU is - for x86_64;
-# VARIANT "" boots the plain kernel.
+# report (an OOM kill and ext4 losing data among them), and when the
+# stress load came near filling the guest's ext4 or memory: it must fit
+# with room to spare (at most 75% of the ext4 in use, at least 25% of
+# memory available, sampled every half second).  The categories are those
+# whose every test passes or skips on the stock kernel and needs nothing
+# the check kernel lacks (make soak runs them all, on both kernels, with
+# what they need).  Writes build/results/peer-check.{console,tap,counts}
+# and, when it fails, peer-check.note saying what failed.  MMU is - for
+# x86_64; VARIANT "" boots the plain kernel, "debug-stock" the unpatched
+# one (the settings it lacks are skipped).
 #
-#   PEER_CHECK_CATS     categories (default below)
-#   PEER_CHECK_STRESS   seconds of stress-ng (default 30)
+#   PEER_CHECK_CATS      categories (default below)
+#   PEER_CHECK_STRESS    seconds of stress-ng (default 30)
+#   PEER_CHECK_SETTINGS  settings (default none,max,auto-proc,auto-sys)
+#   PEER_CHECK_LOAD      fit (default) or overfill (scripts/peer-guest.sh)
+#   PEER_CHECK_NAME      results' name (default peer-check)
+#   PEER_CHECK_BUILT     1: boot what an earlier run built, build nothing
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,19 +35,24 @@ mmu=${2:-radix}
 variant=${3-debug}
 cats=${PEER_CHECK_CATS:-madv_populate madv_guard process_madv vma_merge mdwe mlock cow}
 stress=${PEER_CHECK_STRESS:-30}
+settings=${PEER_CHECK_SETTINGS:-none,max,auto-proc,auto-sys}
+load=${PEER_CHECK_LOAD:-fit}
 results=$BUILD/results
+out=$results/${PEER_CHECK_NAME:-peer-check}
 start=$SECONDS
 
-make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"
-"$top/scripts/peer-debs.sh" "$arch"
-PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" "$arch"
-PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$variant"
+if [ "${PEER_CHECK_BUILT:-0}" != 1 ]; then
+	make -s -C "$top" kernel initramfs ARCH="$arch" VARIANT="$variant"
+	"$top/scripts/peer-debs.sh" "$arch"
+	PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" "$arch"
+	PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$variant"
+fi
 
 set +e
-QEMU_INITRD=$BUILD/peer/$arch/initramfs${variant:+-$variant}.cpio.gz QEMU_CONSOLE=$results/peer-check.console \
-QEMU_TIMEOUT=${PEER_CHECK_TIMEOUT:-900} \
-QEMU_APPEND="printk.devkmsg=on peer.settings=none,max,auto-proc,auto-sys peer.cats=$(echo $cats | tr ' ' ,) peer.timeout=120 peer.stress=$stress" \
-	"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" >"$results/peer-check.run.log" 2>&1
+QEMU_INITRD=$BUILD/peer/$arch/initramfs${variant:+-$variant}.cpio.gz QEMU_CONSOLE=$out.console \
+QEMU_TIMEOUT=${PEER_CHECK_TIMEOUT:-900} QEMU_NOTE=$out.note \
+QEMU_APPEND="printk.devkmsg=on peer.settings=$settings peer.cats=$(echo $cats | tr ' ' ,) peer.timeout=120 peer.stress=$stress peer.load=$load" \
+	"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" >"$out.run.log" 2>&1
 qrc=$?
 set -e
 # The TAP of every setting, each test named after its setting, so that
@@ -58,18 +72,33 @@ awk '
 		line = $0; sub(/^# peer-own: /, "", line)
 		print (ok ? "ok " : "not ok ") ++n " " line
 	}
+	/^# peer-stress: peak ext4 used / {
+		split($0, pct, "(")
+		disk = pct[2] + 0; mem = pct[3] + 0
+		ok = (disk <= 75 && mem >= 25)
+		line = $0; sub(/^# peer-stress: /, "", line)
+		print (ok ? "ok " : "not ok ") ++n " the stress load fits: at most 75% of ext4, at least 25% of memory available (" line ")"
+	}
 	/^# peer-stress: END / {
 		ok = ($0 ~ /stress-ng rc=0 churn rc=0/)
 		print (ok ? "ok " : "not ok ") ++n " stress-ng --verify with the churner (" $0 ")"
 	}
-' "$results/peer-check.console" >"$results/peer-check.tap"
-grep -E '^not ok' "$results/peer-check.tap" || true
-grep -E '^# peer-(stress-ng|churn): .*(fail|error|churn:|bogo)' "$results/peer-check.console" | head -20 || true
-"$top/scripts/tap-count.sh" "$results/peer-check.tap" >"$results/peer-check.counts"
-read -r p f s <"$results/peer-check.counts"
-info "peer-check: $p passed, $f failed, $s skipped ($((SECONDS - start))s)"
+' "$out.console" >"$out.tap"
+grep -E '^not ok' "$out.tap" || true
+grep -E '^# peer-(stress-ng|churn): .*(fail|error|churn:|bogo)' "$out.console" | head -20 || true
+"$top/scripts/tap-count.sh" "$out.tap" >"$out.counts"
+read -r p f s <"$out.counts"
 if [ $qrc != 0 ] || [ "$f" != 0 ] || [ "$p" = 0 ]; then
-	grep -E 'warning|error' "$results/peer-check.run.log" >&2 || true
-	[ "$f" = 0 ] && echo "$p 1 $s" >"$results/peer-check.counts"
+	# What failed, in the line make check prints: the guest's reasons
+	# (kernel reports, a timeout) and the first failed test.
+	why=$(cat "$out.note" 2>/dev/null || true)
+	first=$(grep -m1 -E '^not ok' "$out.tap" | sed 's/^not ok [0-9]* //' || true)
+	[ -n "$first" ] && why="${why:+$why; }$f test(s) failed, first: $first"
+	[ "$p" = 0 ] && why="${why:+$why; }no test ran"
+	echo "${why:-the guest failed, see ${out#"$top"/}.run.log}" >"$out.note"
+	info "peer-check: $p passed, $f failed, $s skipped ($((SECONDS - start))s), $(cat "$out.note")"
+	grep -E 'warning|error' "$out.run.log" >&2 || true
+	[ "$f" = 0 ] && echo "$p 1 $s" >"$out.counts"
 	exit 1
 fi
+info "peer-check: $p passed, $f failed, $s skipped ($((SECONDS - start))s)"

@@ -25,6 +25,7 @@ esac
 pkgs=(
 	bash			# run_vmtests.sh and its helper scripts
 	libcap-dev		# mlock-random-test, memfd_secret link -lcap
+	libcap2-bin		# capsh: stress-ng's mlock without CAP_IPC_LOCK
 	libnuma-dev		# ksm_tests, migration, rmap link -lnuma
 	stress-ng		# the VM stressors
 	trinity			# the system call fuzzer

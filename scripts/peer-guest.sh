@@ -15,24 +15,30 @@
 #   auto-sys   "auto" written to default_bytes; SKIPPED when the kernel
 #              refuses it with EINVAL
 #
+# On a kernel without the series (no /sys/kernel/mm/faultaround) the
+# settings that need it are SKIPPED, so one command line serves both.
+#
 # peer.cats= (comma-separated) runs only those run_vmtests.sh categories,
 # "none" none of them.  peer.stress=SECONDS then runs stress-ng's VM
-# stressors with --verify on ext4 for that long (16 MiB each where the
-# default of 256 MiB would leave a TCG guest no time for a single round), while /peer/churn changes
-# hints, advice, process defaults and the system default on the same files.
+# stressors with --verify on ext4 for that long, while /peer/churn changes
+# hints, advice, process defaults and the system default on the same files,
+# and a sampler records the most the load took of the ext4 and of memory.
+# peer.load=overfill runs the load of before 2026-12-03 instead, which
+# overfilled both (kept to show what ext4 does on a full device).
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
 # failure, and the run goes on.  The host (scripts/peer-report.py) reads
 # the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180 stress=
+settings=none cats= timeout=180 stress= load=fit
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
 	peer.timeout=*) timeout=${arg#peer.timeout=} ;;
 	peer.cats=*) cats=$(echo "${arg#peer.cats=}" | tr , ' ') ;;
 	peer.stress=*) stress=${arg#peer.stress=} ;;
+	peer.load=*) load=${arg#peer.load=} ;;
 	esac
 done
 
@@ -81,6 +87,14 @@ orig=
 for s in $settings; do
 	pre=
 	case $s in
+	max|auto-proc|auto-sys)
+		if [ ! -d $fa ]; then
+			echo "# peer-setting: SKIPPED $s: this kernel has no $fa (no fault-around hints)"
+			continue
+		fi
+		;;
+	esac
+	case $s in
 	stock|none) ;;
 	max)
 		# (busybox has no getconf: the page size from smaps, in kB)
@@ -121,22 +135,69 @@ for s in $settings; do
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
 done
 
+# The stress load.  "fit" takes at most about 52 MiB of files on the
+# 128 MiB ext4 (readahead 16, mmap 16, msync 8, madvise 4 fixed by
+# stress-ng, the churner 8) and bounds what is not a file: mremap 16 MiB,
+# pagemove 4 MiB, and mlock to RLIMIT_MEMLOCK (64 MiB), which applies
+# because capsh drops CAP_IPC_LOCK (as root the stressor locks 256K
+# pages: 16 GiB with 64K pages).  "overfill" is the load of before:
+# readahead's 64 MiB file, the churner's 512 pages (32 MiB with 64K pages)
+# and mlock unbounded.
+case $load in
+fit)
+	sizes="--readahead-bytes 16M --msync-bytes 8M --pagemove-bytes 4M"
+	churn_bytes=8388608
+	wrap="capsh --drop=cap_ipc_lock -- -c" limit="ulimit -l 65536 &&"
+	;;
+overfill)
+	sizes="--msync-bytes 16M"
+	churn_bytes=$((512 * $(awk '/^KernelPageSize/ {print $2; exit}' /proc/self/smaps) * 1024))
+	wrap="sh -c" limit=
+	;;
+*) echo "# peer-stress: unknown peer.load=$load"; exit 1 ;;
+esac
+
+# sample DIR: every half second, the most of DIR's filesystem in use and
+# the least memory available, until /tmp/sample.stop appears.
+sample() {
+	local used most=0 avail least=
+	while [ ! -e /tmp/sample.stop ]; do
+		used=$(df -k "$1" | awk 'NR == 2 {print $3}')
+		avail=$(awk '/^MemAvailable/ {print $2}' /proc/meminfo)
+		[ "$used" -gt "$most" ] && most=$used
+		[ -z "$least" ] || [ "$avail" -lt "$least" ] && least=$avail
+		echo "$most $least" >/tmp/sample.peak
+		sleep 0.5
+	done
+}
+
 rc=0
 if [ -n "$stress" ] && [ "$stress" != 0 ]; then
 	d=/mnt/ext4/stress
 	mkdir -p $r$d
-	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs))"
-	in_root /peer/churn $d "$stress" >/tmp/churn.log 2>&1 &
+	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs)), load $load"
+	rm -f /tmp/sample.stop
+	sample $r$d &
+	sampler=$!
+	in_root /peer/churn $d "$stress" "$churn_bytes" >/tmp/churn.log 2>&1 &
 	churn=$!
-	in_root stress-ng --temp-path $d --verify --metrics-brief --timeout "${stress}s" \
+	in_root $wrap "$limit exec stress-ng --temp-path $d --verify --metrics-brief \
+		--timeout ${stress}s $sizes \
 		--mmap 1 --mmap-file --mmap-bytes 16M --madvise 1 --fault 1 \
-		--mremap 1 --mremap-bytes 16M --msync 1 --msync-bytes 16M --mlock 1 \
-		--vm-segv 1 --pagemove 1 --readahead 1 >/tmp/stress.log 2>&1
+		--mremap 1 --mremap-bytes 16M --msync 1 --mlock 1 \
+		--vm-segv 1 --pagemove 1 --readahead 1" >/tmp/stress.log 2>&1
 	src=$?
 	sed 's/^/# peer-stress-ng: /' /tmp/stress.log
 	wait $churn
 	crc=$?
 	sed 's/^/# peer-churn: /' /tmp/churn.log
+	touch /tmp/sample.stop
+	wait $sampler
+	read -r most least </tmp/sample.peak
+	size=$(df -k $r$d | awk 'NR == 2 {print $2}')
+	total=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)
+	echo "# peer-stress: peak ext4 used ${most} of ${size} kB ($((most * 100 / size))%)," \
+		"least MemAvailable ${least} of ${total} kB ($((least * 100 / total))%)"
 	echo "# peer-stress: END stress-ng rc=$src churn rc=$crc"
 	[ $src = 0 ] && [ $crc = 0 ] || rc=1
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes

@@ -5,9 +5,11 @@
 # follow its console.
 #
 #   MODE check  run the tests; stream their TAP; fail on a failed test, on a
-#               kernel report (Oops, BUG, WARNING, KASAN, lockdep, panic) or
-#               when the guest does not finish in time.  Writes
-#               build/results/NAME.{console,counts}.
+#               kernel report (Oops, BUG, WARNING, KASAN, lockdep, panic, an
+#               OOM kill, ext4 losing data) or when the guest does not
+#               finish in time.  Writes build/results/NAME.{console,counts}
+#               and, when it fails, NAME.note: what failed, in one line
+#               (QEMU_NOTE names another file, in any mode).
 #   MODE demo   the newcomer's tour; MODE bench the benchmarks;
 #   MODE shell  an interactive shell on the console.
 #
@@ -108,15 +110,16 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	*END*) stage="after test ${last#*END } (powering off)" ;;
 	esac
 	grep -q '^FAULTAROUND-DONE' "$console" && stage="powering off after the tests"
-	fail+=("guest timed out after ${timeout_s}s while $stage; last console lines:")
+	fail+=("guest timed out after ${timeout_s}s while $stage")
+	warn "$name: last console lines:"
 	tail -15 "$console" | sed 's/^/    /' >&2
 fi
 grep -q '^FAULTAROUND-DONE' "$console" || fail+=("guest did not finish (qemu exit $qrc)")
 if [ "$arch" = ppc64le ] && ! grep -qi "^# faultaround-guest: .* mmu=$mmu " "$console"; then
 	fail+=("guest did not run the $mmu MMU: $(grep -m1 '^# faultaround-guest:' "$console" || echo 'no guest header')")
 fi
-reports=$(grep -E "$report_re" "$console" | grep -cvE "$benign_re" || true)
-[ "$reports" -gt 0 ] && fail+=("console shows $reports kernel report line(s): see ${console#"$top"/}")
+reports=$(report_kinds "$console")
+[ -n "$reports" ] && fail+=("console: $reports, see ${console#"$top"/}")
 
 if [ "$mode" = check ]; then
 	"$top/scripts/tap-count.sh" "$console" >"$counts"
@@ -137,8 +140,13 @@ if [ "$mode" = check ]; then
 	info "$name: $p passed, $f failed, $s skipped (${elapsed}s)"
 fi
 
+# What failed, for the summary line of make check (scripts/check.sh).
+note=${QEMU_NOTE:-}
+[ "$mode" = check ] && note=${note:-$results/$name.note}
+[ -n "$note" ] && rm -f "$note"
 if [ ${#fail[@]} -gt 0 ]; then
 	for m in "${fail[@]}"; do warn "$name: $m"; done
+	[ -n "$note" ] && printf '%s; ' "${fail[@]}" | sed 's/; $/\n/' >"$note"
 	[ "$mode" = check ] && [ -f "$counts" ] && read -r p f s <"$counts" &&
 		[ "$f" = 0 ] && echo "$p 1 $s" >"$counts"
 	exit 1

@@ -5,7 +5,8 @@
 # line that matches kernel_report_re (scripts/lib.sh).  Check that every
 # report header the kernel tree LINUX prints for what the debug guest
 # enables (KASAN, KFENCE, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST and
-# DEBUG_VM through WARN and BUG, oopses and panics) matches it: the headers
+# DEBUG_VM through WARN and BUG, oopses and panics), and the OOM killer's
+# and ext4's lost-write reports, matches it: the headers
 # are taken from the source's format strings, so a reworded report in a
 # newer kernel fails here instead of passing unseen in the guests.
 set -euo pipefail
@@ -27,6 +28,10 @@ cases=(
 	"lib/bug.c 1 kernel BUG at"
 	"arch/x86/kernel/dumpstack.c 1 Oops: "
 	"arch/powerpc/kernel/traps.c 1 Oops: "
+	"mm/oom_kill.c 1 %s invoked oom-killer"
+	"mm/oom_kill.c 1 oom-kill:"
+	"fs/ext4/inode.c 2 (Delayed block allocation failed|This should not happen)"
+	"fs/ext4/super.c 2 EXT4-fs error"
 )
 
 for c in "${cases[@]}"; do
