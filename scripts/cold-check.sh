@@ -8,8 +8,11 @@
 # a fresh clone of this repository's HEAD; `make check` there installs
 # everything itself.  The chroot shares the host's kernel, CPUs and
 # network.  Prints `time`'s real/user/sys and make check's summary; the
-# whole log is DIR/cold-check.log.  Needs root and debootstrap; DIR is
-# removed first.
+# whole log is DIR/cold-check.log.  With COLD_CHECK_RUNS=N, N-1 more runs
+# follow in the same root, each from a fresh clone (packages installed and
+# ccache filled by the runs before: a repeat, not cold), logs
+# DIR/cold-check-2.log and on.  Needs root and debootstrap; DIR is removed
+# first.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,10 +56,15 @@ mount --rbind /sys "$root/sys"
 mount --rbind /dev "$root/dev"
 mount -t tmpfs tmpfs "$root/tmp"
 
-git clone -q "$top" "$root/work/faultaround"
-info "cold make check of $(git -C "$top" log --oneline -1) (log: ${dir#"$top"/}/cold-check.log)"
 rc=0
-chroot "$root" /bin/bash -c 'cd /work/faultaround && time make check' \
-	>"$dir/cold-check.log" 2>&1 || rc=$?
-grep -E '^(real|user|sys)\b|passed, .* failed, .* skipped$' "$dir/cold-check.log" | tail -4
+for i in $(seq 1 "${COLD_CHECK_RUNS:-1}"); do
+	suffix=$([ "$i" = 1 ] || echo "-$i")
+	git clone -q "$top" "$root/work/faultaround$suffix"
+	info "$([ "$i" = 1 ] && echo cold || echo "repeat $i:") make check of $(git -C "$top" log --oneline -1) (log: ${dir#"$top"/}/cold-check$suffix.log)"
+	chroot "$root" /bin/bash -c "cd /work/faultaround$suffix && time make check" \
+		>"$dir/cold-check$suffix.log" 2>&1 || rc=1
+	grep -E '^\[faultaround\]   |^(real|user|sys)\b|passed, .* failed, .* skipped$' "$dir/cold-check$suffix.log" | tail -20
+	# Each run's build/ goes with it: the next one starts from a clone.
+	rm -rf "$root/work/faultaround$suffix/build"
+done
 exit $rc

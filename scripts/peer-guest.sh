@@ -157,16 +157,19 @@ overfill)
 *) echo "# peer-stress: unknown peer.load=$load"; exit 1 ;;
 esac
 
-# sample DIR: every half second, the most of DIR's filesystem in use and
-# the least memory available, until /tmp/sample.stop appears.
+# sample DIR: every half second, the most of DIR's filesystem in use, the
+# least memory available and the most memory mlocked, until
+# /tmp/sample.stop appears.
 sample() {
-	local used most=0 avail least=
+	local used most=0 avail least= locked mlocked=0
 	while [ ! -e /tmp/sample.stop ]; do
 		used=$(df -k "$1" | awk 'NR == 2 {print $3}')
 		avail=$(awk '/^MemAvailable/ {print $2}' /proc/meminfo)
+		locked=$(awk '/^Mlocked/ {print $2}' /proc/meminfo)
 		[ "$used" -gt "$most" ] && most=$used
 		[ -z "$least" ] || [ "$avail" -lt "$least" ] && least=$avail
-		echo "$most $least" >/tmp/sample.peak
+		[ "$locked" -gt "$mlocked" ] && mlocked=$locked
+		echo "$most $least $mlocked" >/tmp/sample.peak
 		sleep 0.5
 	done
 }
@@ -193,11 +196,11 @@ if [ -n "$stress" ] && [ "$stress" != 0 ]; then
 	sed 's/^/# peer-churn: /' /tmp/churn.log
 	touch /tmp/sample.stop
 	wait $sampler
-	read -r most least </tmp/sample.peak
+	read -r most least mlocked </tmp/sample.peak
 	size=$(df -k $r$d | awk 'NR == 2 {print $2}')
 	total=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)
 	echo "# peer-stress: peak ext4 used ${most} of ${size} kB ($((most * 100 / size))%)," \
-		"least MemAvailable ${least} of ${total} kB ($((least * 100 / total))%)"
+		"least MemAvailable ${least} of ${total} kB ($((least * 100 / total))%), most Mlocked ${mlocked} kB"
 	echo "# peer-stress: END stress-ng rc=$src churn rc=$crc"
 	[ $src = 0 ] && [ $crc = 0 ] || rc=1
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes

@@ -11,9 +11,10 @@
 # the short pass's) and the kernel's modules.
 #
 # run_vmtests.sh is copied as run_vmtests-peer.sh with every test under a
-# time limit ($PEER_TIMEOUT seconds, SIGKILL): the suite has none of its own
-# (kselftest's runner puts one on the whole suite), and one hung test must
-# not stop the run.
+# time limit ($PEER_TIMEOUT seconds; peer/peer-timeout.sh prints the
+# kernel stacks of a test past it, then SIGKILLs it): the suite has none of
+# its own (kselftest's runner puts one on the whole suite), and one hung
+# test must not stop the run.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,17 +47,10 @@ chmod 755 "$stage"
 mkdir -p "$stage/peer"
 cp -a "$gb/root" "$stage/peer/root"
 cp -a "$mmdir" "$stage/peer/root/peer/mm"
-sed -e 's/^\(ksft_skip=4\)$/\1\
-peer_timeout() {\
-	local t0=$SECONDS rc\
-	timeout -s KILL "${PEER_TIMEOUT:-180}" "$@"\
-	rc=$?\
-	[ $rc = 137 ] \&\& [ $((SECONDS - t0)) -ge "${PEER_TIMEOUT:-180}" ] \&\&\
-		echo "PEER-TIMEOUT: killed after ${PEER_TIMEOUT:-180}s"\
-	echo "peer-elapsed: $((SECONDS - t0))s"\
-	return $rc\
-}/' -e 's/("\$@" 2>&1) | tap_prefix/(peer_timeout "$@" 2>\&1) | tap_prefix/' \
+sed -e 's|^\(ksft_skip=4\)$|\1\
+. /peer/mm/peer-timeout.sh|' -e 's/("\$@" 2>&1) | tap_prefix/(peer_timeout "$@" 2>\&1) | tap_prefix/' \
 	"$mmdir/run_vmtests.sh" >"$stage/peer/root/peer/mm/run_vmtests-peer.sh"
+cp "$top/peer/peer-timeout.sh" "$stage/peer/root/peer/mm/peer-timeout.sh"
 grep -q 'peer_timeout "\$@"' "$stage/peer/root/peer/mm/run_vmtests-peer.sh" ||
 	die "run_vmtests.sh changed: the time limit did not go in"
 chmod +x "$stage/peer/root/peer/mm/run_vmtests-peer.sh"

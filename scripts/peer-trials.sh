@@ -20,16 +20,18 @@ variant=${1:?VARIANT (debug or debug-stock)}
 runs=${2:?RUNS}
 load=${3:-fit}
 dir=$BUILD/results/trials
-name=$variant-$load
+name=$variant-$load${PEER_TRIALS_TAG:+-$PEER_TRIALS_TAG}
 sum=$dir/$name.txt
 mkdir -p "$dir"
 
-make -s -C "$top" initramfs ARCH=ppc64le || exit 1
-"$top/scripts/kernel.sh" ppc64le "$variant" || exit 1
-"$top/scripts/peer-debs.sh" ppc64le || exit 1
-PEER_MM_CATS="madv_populate madv_guard process_madv vma_merge mdwe mlock cow" \
-	"$top/scripts/peer-mm-build.sh" ppc64le || exit 1
-PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" ppc64le "$variant" || exit 1
+if [ "${PEER_CHECK_BUILT:-0}" != 1 ]; then
+	make -s -C "$top" initramfs ARCH=ppc64le || exit 1
+	"$top/scripts/kernel.sh" ppc64le "$variant" || exit 1
+	"$top/scripts/peer-debs.sh" ppc64le || exit 1
+	PEER_MM_CATS="madv_populate madv_guard process_madv vma_merge mdwe mlock cow" \
+		"$top/scripts/peer-mm-build.sh" ppc64le || exit 1
+	PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" ppc64le "$variant" || exit 1
+fi
 
 : >"$sum"
 bad=0 wrong_total=0 lost_total=0 reports_total=0
@@ -46,11 +48,13 @@ for i in $(seq 1 "$runs"); do
 	wrong=$(grep -cE '^# peer-(stress-ng: .*(error in data|data mismatch|verif)|churn: .*reads [0-9]+, not [0-9]+)' "$c" || true)
 	failed=$(grep -cE '^# peer-stress-ng: stress-ng: fail:' "$c" || true)
 	full=$(grep -cE 'error 28|No space left|filesystem is full' "$c" || true)
-	fit=$(sed -n 's/^# peer-stress: peak ext4 used .* kB (\([0-9]*\)%), least MemAvailable .* kB (\([0-9]*\)%)/ext4 \1% mem-available \2%/p' "$c")
+	fit=$(sed -n 's/^# peer-stress: peak ext4 used .* kB (\([0-9]*\)%), least MemAvailable .* kB (\([0-9]*\)%), most Mlocked \([0-9]*\) kB/ext4 \1% mem-available \2% mlocked \3kB/p' "$c")
 	line="run $i $name rc=$rc tests $p/$f/$s reports $reports oom $oom stress-ng-fail $failed enospc $full ext4-data-lost $lost wrong-bytes $wrong ${fit:-no-sample} $((SECONDS - t))s"
 	echo "$line" | tee -a "$sum"
 	[ $rc = 0 ] || bad=$((bad + 1))
 	wrong_total=$((wrong_total + wrong)) lost_total=$((lost_total + lost))
 	reports_total=$((reports_total + reports))
+	# Stop at the first boot where ext4 lost data, when that is the point.
+	[ "${PEER_TRIALS_UNTIL_LOST:-0}" = 1 ] && [ "$lost" -gt 0 ] && { runs=$i; break; }
 done
 echo "trials $name: $runs runs, $bad failed, $reports_total report lines, $lost_total ext4 data-loss lines, $wrong_total wrong-byte lines" | tee -a "$sum"

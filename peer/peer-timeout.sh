@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by run_vmtests-peer.sh (scripts/peer-initramfs.sh) in the peer
+# guests: the time limit around each of the kernel's mm selftests.
+#
+# peer_timeout CMD...: run CMD; past $PEER_TIMEOUT seconds (default 180)
+# print what each thread of CMD and of its children is doing in the kernel
+# (state, wchan, the kernel stack from /proc), so that a hang leaves a
+# trace on the console, then SIGKILL them all and return 137.
+
+# peer_tree PID: PID and its descendants, from each process's parent in
+# /proc/*/stat (the field after the parenthesised name).
+peer_tree() {
+	local p=$1 c
+	echo "$p"
+	for c in $(for s in /proc/[0-9]*/stat; do
+			sed -n 's/.*) [A-Za-z] \([0-9]*\) .*/\1 '"${s//[^0-9]/}"'/p' "$s" 2>/dev/null
+		done | awk -v p="$p" '$1 == p { print $2 }'); do
+		peer_tree "$c"
+	done
+}
+
+peer_timeout() {
+	local limit=${PEER_TIMEOUT:-180} t0=$SECONDS pid p t rc
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - t0)) -ge "$limit" ]; then
+			echo "PEER-TIMEOUT: killed after ${limit}s"
+			for p in $(peer_tree "$pid"); do
+				for t in /proc/"$p"/task/*; do
+					echo "PEER-HANG: pid $p tid ${t##*/} comm $(cat "$t"/comm 2>/dev/null)" \
+						"$(grep '^State' "$t"/status 2>/dev/null | tr '\t' ' ')" \
+						"wchan $(cat "$t"/wchan 2>/dev/null)"
+					sed 's/^/PEER-HANG:   /' "$t"/stack 2>/dev/null
+				done
+			done
+			for p in $(peer_tree "$pid"); do kill -KILL "$p" 2>/dev/null; done
+			break
+		fi
+		sleep 1
+	done
+	wait "$pid"
+	rc=$?
+	echo "peer-elapsed: $((SECONDS - t0))s"
+	return $rc
+}
