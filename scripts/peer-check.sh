@@ -25,6 +25,7 @@
 #   PEER_CHECK_LOAD      fit (default) or overfill (scripts/peer-guest.sh)
 #   PEER_CHECK_NAME      results' name (default peer-check)
 #   PEER_CHECK_BUILT     1: boot what an earlier run built, build nothing
+#   PEER_CHECK_BUILD_ONLY  1: build, boot nothing
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +34,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-ppc64le}
 mmu=${2:-radix}
 variant=${3-debug}
-cats=${PEER_CHECK_CATS:-madv_populate madv_guard process_madv vma_merge mdwe mlock cow}
+# Not cow: stock 7.2.13 hangs in its io_uring fixed-buffer tests in some
+# boots under TCG (docs/peer-tests.md); make soak runs it, on both kernels.
+cats=${PEER_CHECK_CATS:-madv_populate madv_guard process_madv vma_merge mdwe mlock}
 stress=${PEER_CHECK_STRESS:-30}
 settings=${PEER_CHECK_SETTINGS:-none,max,auto-proc,auto-sys}
 load=${PEER_CHECK_LOAD:-fit}
@@ -46,6 +49,7 @@ if [ "${PEER_CHECK_BUILT:-0}" != 1 ]; then
 	"$top/scripts/peer-debs.sh" "$arch"
 	PEER_MM_CATS=$cats "$top/scripts/peer-mm-build.sh" "$arch"
 	PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$variant"
+	[ "${PEER_CHECK_BUILD_ONLY:-0}" = 1 ] && exit 0
 fi
 
 set +e

@@ -9,8 +9,14 @@
 # (stress-ng's --verify failures and the churner's pattern checks), ext4
 # losing data, and the most of the ext4 and of memory the load took.
 # Consoles and lines in build/results/trials/VARIANT-LOAD*; the last line
-# adds them up.  Settings and stress as in make check unless
-# PEER_CHECK_SETTINGS or PEER_CHECK_STRESS say otherwise.
+# adds them up.  Categories, settings and stress as in make check unless
+# PEER_CHECK_CATS, PEER_CHECK_SETTINGS or PEER_CHECK_STRESS say otherwise.
+#
+#   PEER_CHECK_BUILT=1        boot what is built, build nothing
+#   PEER_TRIALS_UNTIL_LOST=1  stop after the first boot in which ext4 lost
+#                             data (to show it with the overfill load)
+#   PEER_TRIALS_TAG           names a series of trials apart from others on
+#                             the same kernel and load
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,12 +31,7 @@ sum=$dir/$name.txt
 mkdir -p "$dir"
 
 if [ "${PEER_CHECK_BUILT:-0}" != 1 ]; then
-	make -s -C "$top" initramfs ARCH=ppc64le || exit 1
-	"$top/scripts/kernel.sh" ppc64le "$variant" || exit 1
-	"$top/scripts/peer-debs.sh" ppc64le || exit 1
-	PEER_MM_CATS="madv_populate madv_guard process_madv vma_merge mdwe mlock cow" \
-		"$top/scripts/peer-mm-build.sh" ppc64le || exit 1
-	PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" ppc64le "$variant" || exit 1
+	PEER_CHECK_BUILD_ONLY=1 "$top/scripts/peer-check.sh" ppc64le radix "$variant" || exit 1
 fi
 
 : >"$sum"
