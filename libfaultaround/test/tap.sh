@@ -8,6 +8,21 @@ tap_not_ok() { tap_n=$((tap_n + 1)); tap_fail=$((tap_fail + 1)); echo "not ok $t
 tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1 # SKIP $2"; }
 # tap_check NAME CMD...: ok if CMD succeeds
 tap_check() { name=$1; shift; if "$@"; then tap_ok "$name"; else tap_not_ok "$name"; fi; }
+# tap_rc NAME WANT CMD...: CMD exits WANT; its stdout and stderr go to
+# $tmp/out and $tmp/err, and stderr is shown when it does not.
+tap_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [ $got -eq $want ]; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name"
+		echo "# exit $got, want $want"
+		sed 's/^/# stderr: /' "$tmp/err"
+	fi
+}
 tap_done() { echo "# $tap_n tests, $tap_fail failed"; [ $tap_fail -eq 0 ] && [ $tap_n -eq "$tap_planned" ]; }
 # Kernel support as the library sees it
 fa_supported() { [ -r /sys/kernel/mm/faultaround/max_order ] && [ -z "$LIBFAULTAROUND_DISABLE" ]; }

@@ -23,18 +23,8 @@ tap_plan 95
 
 # rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
 rc() {
-	name=$1 want=$2
-	shift 2
 	rm -f "$tmp/show.ran" "$tmp/info.ran"
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	got=$?
-	if [ $got -eq $want ]; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name"
-		echo "# exit $got, want $want"
-		sed 's/^/# stderr: /' "$tmp/err"
-	fi
+	tap_rc "$@"
 }
 # err NAME TEXT: the last command's stderr has TEXT
 err() { tap_check "$1" grep -qF -- "$2" "$tmp/err"; }

@@ -17,20 +17,7 @@ SHIM=$HSHIM
 
 tap_plan 42
 
-# rc NAME WANT CMD...: exit status of CMD (stdout/stderr to files)
-rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	got=$?
-	if [ $got -eq $want ]; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name"
-		echo "# exit $got, want $want"
-		sed 's/^/# stderr: /' "$tmp/err"
-	fi
-}
+rc() { tap_rc "$@"; }
 err() {
 	if grep -qF -- "$2" "$tmp/err"; then tap_ok "$1"; else
 		tap_not_ok "$1"; sed 's/^/# stderr: /' "$tmp/err"; fi
