@@ -28,7 +28,8 @@
 #                  NAME-cost-nohints.txt; BENCH_COST_ELSEWHERE=1 runs every boot
 #                  with a process holding a default and hints beside the
 #                  benchmark (faultaround.bench=cost-elsewhere):
-#                  NAME-cost-hint-elsewhere.txt
+#                  NAME-cost-hint-elsewhere.txt; BENCH_COST_WORKLOADS=LIST
+#                  measures those workloads instead of seq,touch,exec
 #   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
@@ -381,7 +382,7 @@ for name in $guests; do
 			for variant in stock patched; do
 				v=$variant; [ "$v" = patched ] && v=$pv
 				label=$variant; [ "$variant" = patched ] && label=patched${pv:+-$pv}
-				if boot "$name" "$v" "faultaround.bench=$cost_mode faultaround.repeat=$cost_repeat"; then
+				if boot "$name" "$v" "faultaround.bench=$cost_mode faultaround.repeat=$cost_repeat${BENCH_COST_WORKLOADS:+ faultaround.workloads=$BENCH_COST_WORKLOADS}"; then
 					c=$BUILD/results/$name${v:+-$v}bench.console
 					cp "$c" "$outdir/$name-$cost_name-$label-b$boot.console"
 					extract "$c" "$name-$cost_name-$label-b$boot" "$outdir" || ok=0

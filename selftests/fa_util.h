@@ -223,6 +223,14 @@ static inline unsigned long fa_probe(const struct fa_table_map *m)
 	return m->table + m->table / 2 + 1;
 }
 
+/* The largest power of two not above @n, which is at least 1. */
+static inline unsigned long fa_rounddown_pow2(unsigned long n)
+{
+	while (n & (n - 1))
+		n &= n - 1;
+	return n;
+}
+
 /*
  * The readahead window of @fd's device in pages (its bdi's read_ahead_kb),
  * which MADV_SEQUENTIAL maps around a fault; 0 when the file has no

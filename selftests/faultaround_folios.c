@@ -253,9 +253,10 @@ static unsigned long after_a_large_folio(const unsigned long *head,
 }
 
 /*
- * A fault maps its whole folio, so the adaptive order must not take the
- * folio next to a later fault for a walk through the file: the fault on
- * the page after it maps its own folio and no more.
+ * A fault maps its whole folio, and the page after a folio of four pages
+ * or more is further than twice a window of one page from the fault that
+ * mapped it: the self-sizing window takes the second fault for a lookup,
+ * which maps its own folio and no more.
  */
 TEST_F(folios, auto_takes_a_neighbouring_folio_for_no_run)
 {
