@@ -151,15 +151,18 @@ struct config {
 };
 
 /* What the tables say about the machine; probed, or read from raw data. */
+/* machine.knob_orig of a knob that reads "auto": the self-sizing window. */
+#define KNOB_AUTO	(-2LL)
+
 struct machine {
 	char kernel[65], arch[65];
 	size_t page;
 	char mmu[32];
 	int max_order, max_order_guessed;
 	int supported;			/* the kernel has fault-around hints */
-	long long knob_orig;		/* system default in bytes, -1 unknown */
+	long long knob_orig;		/* system default in bytes, -1 unknown, KNOB_AUTO */
 	char knob[PATH_MAX];		/* its file, "" when none */
-	int baseline_order;		/* from knob_orig, -1 unknown */
+	int baseline_order;		/* from knob_orig, -1 unknown or auto */
 	int knobs_allowed;
 	int emulated;			/* EMU_* */
 	int icount_shift;		/* qemu -icount shift: times are divided by 2^shift */

@@ -59,6 +59,8 @@ static long long read_knob(const char *path)
 
 	if (!path[0] || read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
+	if (!strcmp(buf, "auto"))
+		return KNOB_AUTO;
 	errno = 0;
 	v = strtoll(buf, &end, 0);
 	if (errno || end == buf)
@@ -119,8 +121,9 @@ int write_knob_auto(struct knob *k, char *why, size_t size)
 		errno = e;
 		return -1;
 	}
-	k->dirty = 1;
+	k->dirty = k->orig != KNOB_AUTO;
 	if (read_small_file(k->path, buf, sizeof(buf)) < 0 || strcmp(buf, "auto")) {
+		k->dirty = 1;
 		snprintf(why, size, "%.80s reads back '%.20s' after auto", k->path, buf);
 		restore_knob(k);
 		errno = EINVAL;
@@ -132,8 +135,14 @@ int write_knob_auto(struct knob *k, char *why, size_t size)
 /* Also called, best effort, from the signal handler. */
 void restore_knob(struct knob *k)
 {
-	if (k->dirty && k->orig >= 0 && write_knob(k, k->orig) == 0)
+	if (!k->dirty)
+		return;
+	if (k->orig == KNOB_AUTO) {
+		if (write_text(k->path, "auto\n") == 0)
+			k->dirty = 0;
+	} else if (k->orig >= 0 && write_knob(k, k->orig) == 0) {
 		k->dirty = 0;
+	}
 }
 
 static int cmdline_has(const char *word)
@@ -311,7 +320,7 @@ const char *skip_reason(const struct machine *m, const struct features *f, int m
 			return m->supported ? NULL : "no kernel support";
 		if (!m->knob[0])
 			return "no fault-around knob (no sysfs default_bytes, debugfs not mounted)";
-		if (m->knob_orig < 0)
+		if (m->knob_orig < 0 && m->knob_orig != KNOB_AUTO)
 			return "fault-around knob not readable";
 		if (!m->knobs_allowed)
 			return "system default left alone (not root in a faultaround.test guest; see --allow-knobs)";
