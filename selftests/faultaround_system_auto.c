@@ -154,6 +154,24 @@ TEST_F(system_auto, a_lookup_keeps_the_scans_place)
 }
 
 /*
+ * Two scans of one mapping, interleaved fault by fault as two threads or
+ * two cursors read it, each double their own window: 1, 2, 4, 8 pages.
+ */
+TEST_F(system_auto, two_interleaved_scans_both_grow)
+{
+	unsigned long a = self->m.table + 8, b = 2 * self->m.table + 8, nr;
+
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, a), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, b), 1);
+	for (nr = 2; nr <= 8; nr *= 2) {
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, a + nr),
+			  (long)nr);
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, b + nr),
+			  (long)nr);
+	}
+}
+
+/*
  * The first page of a file gets the window readahead reads at a time,
  * or the fixed window where the file has no readahead (tmpfs), at most a
  * page table: where scans and reads of small files start.
