@@ -34,7 +34,8 @@
 #                  of N bytes (4096: no fault-around, against which the
 #                  self-sizing window's cost is measured on x86_64);
 #                  BENCH_COST_PATCHED_BYTES=N the same for the patched
-#                  boots (65536: the series without its self-sizing window)
+#                  boots (65536: the series without its self-sizing window;
+#                  auto: the self-sizing window as the system default)
 #   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
