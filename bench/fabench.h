@@ -20,7 +20,7 @@
  *   plan.c       the names, sweep points, blocks and columns
  *   run.c        running the cells, TAP (run.h)
  *   knobs.c      the machine: probing, the system default knob, hints,
- *                advice, populate and the adaptive order (run.h)
+ *                advice, populate and the self-sizing window (run.h)
  *   workloads.c  the measured workloads and their files (run.h)
  *   threads.c    the threaded workloads: threads faulting one mapping or
  *                one each (run.h)
@@ -65,7 +65,7 @@ enum col_kind {
 	COL_ADVICE,		/* MADV_SEQUENTIAL / MADV_RANDOM as fits */
 	COL_AUTO_PROCESS,	/* prctl(PR_SET_FAULTAROUND, AUTO) */
 	COL_AUTO_MAPPING,	/* madvise(MADV_FAULTAROUND_AUTO) */
-	COL_AUTO_SYSTEM,	/* the system default set to the adaptive order */
+	COL_AUTO_SYSTEM,	/* system default: the self-sizing window */
 };
 
 struct column {

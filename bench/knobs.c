@@ -3,8 +3,8 @@
  * The machine and what fabench sets on it: probing (page size, MMU, qemu,
  * the feature, the maximum order), the system default knob (sysfs
  * default_bytes, or debugfs fault_around_bytes on stock kernels), and the
- * per-mapping and per-process settings of each column: hints, the adaptive
- * order, madvise advice and populating.
+ * per-mapping and per-process settings of each column: hints, the
+ * self-sizing window, madvise advice and populating.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,7 +104,7 @@ int write_knob(struct knob *k, long long bytes)
 }
 
 /*
- * The adaptive order as the system default: "auto" written to the knob,
+ * The self-sizing window as the system default: "auto" written to the knob,
  * which must read it back.  -1 with errno set when the kernel refuses it
  * (EINVAL where the knob takes only numbers), or with @why when it reads
  * back something else; the knob is then put back.
@@ -264,7 +264,7 @@ static int prctl_auto(int on)
 		     0, 0, 0);
 }
 
-/* Nothing probed yet: the adaptive order is not tried in cost mode. */
+/* Nothing probed yet: the self-sizing window is not tried in cost mode. */
 void features_init(struct features *f)
 {
 	f->no_populate_read[0] = '\0';

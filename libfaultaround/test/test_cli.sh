@@ -159,7 +159,7 @@ fi
 out=$(env $HENV "$FS" --info | grep '^system default: ')
 if [ "$sysdef" = auto ]; then
 	tap_check "--info ($HMODE) names auto as the system default" \
-		[ "$out" = "system default: auto (the adaptive order)" ]
+		[ "$out" = "system default: auto (the self-sizing window)" ]
 else
 	tap_check "--info ($HMODE) gives the system default in bytes" \
 		[ "$out" != "${out#"system default: $sysdef bytes ("}" ]
