@@ -144,7 +144,7 @@ int fa_write_ulong(const char *path, unsigned long val);
 int fa_write_str(const char *path, const char *text);
 /*
  * The system default from FA_SYSFS_DEFAULT_BYTES: *@bytes, or *@is_auto
- * when it is the adaptive order ("auto").  -1 when it cannot be read.
+ * when it is the self-sizing window ("auto").  -1 when it cannot be read.
  */
 int fa_system_default(unsigned long *bytes, bool *is_auto);
 /*
