@@ -136,10 +136,10 @@ TEST_F(system_auto, a_scan_doubles_the_window)
 }
 
 /*
- * A fault away from a scan maps its own page and halves the window, and the
- * scan goes on from where it was.
+ * A fault away from a scan maps its own page and leaves the scan's window
+ * alone: the scan's next faults double it on, 16 then 32 pages.
  */
-TEST_F(system_auto, a_lookup_keeps_the_scans_place)
+TEST_F(system_auto, a_lookup_keeps_the_scans_window)
 {
 	unsigned long at = self->m.table + 8, far = 2 * self->m.table + 5;
 
@@ -148,9 +148,31 @@ TEST_F(system_auto, a_lookup_keeps_the_scans_place)
 	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
 	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
-	/* Halved to 4 pages; the scan's next fault doubles it to 8 again. */
+	/* 16 pages from at + 8, the first 8 of them mapped already. */
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
-	EXPECT_TRUE(fa_page_present(self->m.map + (at + 23) * fa_page_size));
+	if (self->max_order >= 5)
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 24),
+			  32);
+}
+
+/*
+ * Two faults in a row away from a scan halve its window, and the scan's
+ * next fault doubles it again: 8 pages, then 16.
+ */
+TEST_F(system_auto, two_lookups_in_a_row_halve_the_scans_window)
+{
+	unsigned long at = self->m.table + 8, far = 2 * self->m.table + 5;
+
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2), 2);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far + 8), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
+	if (self->max_order >= 4)
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 24),
+			  16);
 }
 
 /*
