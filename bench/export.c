@@ -60,6 +60,8 @@ void print_meta(const struct report *rep, FILE *f, const char *prefix)
 
 	if (m->knob_orig >= 0)
 		snprintf(dflt, sizeof(dflt), "%lld bytes", m->knob_orig);
+	else if (m->knob_orig == KNOB_AUTO)
+		snprintf(dflt, sizeof(dflt), "auto");
 	fprintf(f, "%skernel %s %s, page size %zu, MMU %s, max order %d%s, feature %s,"
 		" system default %s (%s), repeat %d, pages ", prefix, m->kernel, m->arch,
 		m->page, m->mmu, m->max_order, m->max_order_guessed ? " (guessed)" : "",

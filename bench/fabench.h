@@ -20,7 +20,7 @@
  *   plan.c       the names, sweep points, blocks and columns
  *   run.c        running the cells, TAP (run.h)
  *   knobs.c      the machine: probing, the system default knob, hints,
- *                advice, populate and the adaptive order (run.h)
+ *                advice, populate and the self-sizing window (run.h)
  *   workloads.c  the measured workloads and their files (run.h)
  *   threads.c    the threaded workloads: threads faulting one mapping or
  *                one each (run.h)
@@ -65,7 +65,7 @@ enum col_kind {
 	COL_ADVICE,		/* MADV_SEQUENTIAL / MADV_RANDOM as fits */
 	COL_AUTO_PROCESS,	/* prctl(PR_SET_FAULTAROUND, AUTO) */
 	COL_AUTO_MAPPING,	/* madvise(MADV_FAULTAROUND_AUTO) */
-	COL_AUTO_SYSTEM,	/* the system default set to the adaptive order */
+	COL_AUTO_SYSTEM,	/* system default: the self-sizing window */
 };
 
 struct column {
@@ -151,15 +151,18 @@ struct config {
 };
 
 /* What the tables say about the machine; probed, or read from raw data. */
+/* machine.knob_orig of a knob that reads "auto": the self-sizing window. */
+#define KNOB_AUTO	(-2LL)
+
 struct machine {
 	char kernel[65], arch[65];
 	size_t page;
 	char mmu[32];
 	int max_order, max_order_guessed;
 	int supported;			/* the kernel has fault-around hints */
-	long long knob_orig;		/* system default in bytes, -1 unknown */
+	long long knob_orig;		/* system default in bytes, -1 unknown, KNOB_AUTO */
 	char knob[PATH_MAX];		/* its file, "" when none */
-	int baseline_order;		/* from knob_orig, -1 unknown */
+	int baseline_order;		/* from knob_orig, -1 unknown or auto */
 	int knobs_allowed;
 	int emulated;			/* EMU_* */
 	int icount_shift;		/* qemu -icount shift: times are divided by 2^shift */

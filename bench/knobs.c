@@ -3,8 +3,8 @@
  * The machine and what fabench sets on it: probing (page size, MMU, qemu,
  * the feature, the maximum order), the system default knob (sysfs
  * default_bytes, or debugfs fault_around_bytes on stock kernels), and the
- * per-mapping and per-process settings of each column: hints, the adaptive
- * order, madvise advice and populating.
+ * per-mapping and per-process settings of each column: hints, the
+ * self-sizing window, madvise advice and populating.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +59,8 @@ static long long read_knob(const char *path)
 
 	if (!path[0] || read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
+	if (!strcmp(buf, "auto"))
+		return KNOB_AUTO;
 	errno = 0;
 	v = strtoll(buf, &end, 0);
 	if (errno || end == buf)
@@ -102,7 +104,7 @@ int write_knob(struct knob *k, long long bytes)
 }
 
 /*
- * The adaptive order as the system default: "auto" written to the knob,
+ * The self-sizing window as the system default: "auto" written to the knob,
  * which must read it back.  -1 with errno set when the kernel refuses it
  * (EINVAL where the knob takes only numbers), or with @why when it reads
  * back something else; the knob is then put back.
@@ -119,8 +121,9 @@ int write_knob_auto(struct knob *k, char *why, size_t size)
 		errno = e;
 		return -1;
 	}
-	k->dirty = 1;
+	k->dirty = k->orig != KNOB_AUTO;
 	if (read_small_file(k->path, buf, sizeof(buf)) < 0 || strcmp(buf, "auto")) {
+		k->dirty = 1;
 		snprintf(why, size, "%.80s reads back '%.20s' after auto", k->path, buf);
 		restore_knob(k);
 		errno = EINVAL;
@@ -132,8 +135,14 @@ int write_knob_auto(struct knob *k, char *why, size_t size)
 /* Also called, best effort, from the signal handler. */
 void restore_knob(struct knob *k)
 {
-	if (k->dirty && k->orig >= 0 && write_knob(k, k->orig) == 0)
+	if (!k->dirty)
+		return;
+	if (k->orig == KNOB_AUTO) {
+		if (write_text(k->path, "auto\n") == 0)
+			k->dirty = 0;
+	} else if (k->orig >= 0 && write_knob(k, k->orig) == 0) {
 		k->dirty = 0;
+	}
 }
 
 static int cmdline_has(const char *word)
@@ -255,7 +264,7 @@ static int prctl_auto(int on)
 		     0, 0, 0);
 }
 
-/* Nothing probed yet: the adaptive order is not tried in cost mode. */
+/* Nothing probed yet: the self-sizing window is not tried in cost mode. */
 void features_init(struct features *f)
 {
 	f->no_populate_read[0] = '\0';
@@ -311,7 +320,7 @@ const char *skip_reason(const struct machine *m, const struct features *f, int m
 			return m->supported ? NULL : "no kernel support";
 		if (!m->knob[0])
 			return "no fault-around knob (no sysfs default_bytes, debugfs not mounted)";
-		if (m->knob_orig < 0)
+		if (m->knob_orig < 0 && m->knob_orig != KNOB_AUTO)
 			return "fault-around knob not readable";
 		if (!m->knobs_allowed)
 			return "system default left alone (not root in a faultaround.test guest; see --allow-knobs)";

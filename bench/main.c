@@ -5,9 +5,10 @@
  * Measures minor faults and elapsed time of small file-mapping workloads
  * for the system default ("Baseline") and, per mode, for fault-around
  * orders set system-wide (global) or per mapping / process (hint), for what
- * users can do on any kernel (populate, advice), and for the adaptive order
- * per process or mapping (auto) and as the system default (auto-system);
- * cost runs Baseline only, to compare stock and patched kernels.
+ * users can do on any kernel (populate, advice), and for the self-sizing
+ * window per process or mapping (auto) and as the system default
+ * (auto-system); cost runs Baseline only, to compare stock and patched
+ * kernels.
  * Each cell is repeated --repeat times and reported as the mean and the
  * standard deviation of the mean in percent of the mean, the way
  * "perf stat --repeat" reports it.  Lists of --pages, --density and --mix

@@ -4,8 +4,8 @@
  *
  *   run.c        the cells of a plan, one after the other, and their TAP
  *   knobs.c      what each column sets: the system default knob, hints,
- *                advice, populate, the adaptive order; what the kernel
- *                accepts
+ *                advice, populate, the self-sizing window; what the
+ *                kernel accepts
  *   workloads.c  the measured workloads and the files they read
  *   threads.c    the threaded workloads
  *

@@ -332,9 +332,9 @@ static void print_auto(const struct report *rep, const struct point *pt, int wl)
 
 /*
  * auto-system: one line per workload in the fixed form of docs/benchmarks.md
- * (the programs' report prints the same): the adaptive order as the system
- * default and the fastest global order, both against this block's Baseline,
- * the stock default.
+ * (the programs' report prints the same): the self-sizing window as the
+ * system default and the fastest global order, both against this block's
+ * Baseline, the stock default.
  */
 static void print_auto_system(const struct report *rep, const struct point *pt, int wl)
 {

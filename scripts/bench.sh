@@ -28,7 +28,14 @@
 #                  NAME-cost-nohints.txt; BENCH_COST_ELSEWHERE=1 runs every boot
 #                  with a process holding a default and hints beside the
 #                  benchmark (faultaround.bench=cost-elsewhere):
-#                  NAME-cost-hint-elsewhere.txt
+#                  NAME-cost-hint-elsewhere.txt; BENCH_COST_WORKLOADS=LIST
+#                  measures those workloads instead of seq,touch,exec;
+#                  BENCH_COST_STOCK_BYTES=N boots stock with a fixed window
+#                  of N bytes (4096: no fault-around, against which the
+#                  self-sizing window's cost is measured on x86_64);
+#                  BENCH_COST_PATCHED_BYTES=N the same for the patched
+#                  boots (65536: the series without its self-sizing window;
+#                  auto: the self-sizing window as the system default)
 #   BENCH_STOCK=1  the full run on the unpatched kernel (VARIANT=stock):
 #                  NAME-stock.txt, .csv, -raw.csv, .svg
 #   BENCH_SHIM=1   instead: what mmap costs through the preload shim
@@ -381,7 +388,10 @@ for name in $guests; do
 			for variant in stock patched; do
 				v=$variant; [ "$v" = patched ] && v=$pv
 				label=$variant; [ "$variant" = patched ] && label=patched${pv:+-$pv}
-				if boot "$name" "$v" "faultaround.bench=$cost_mode faultaround.repeat=$cost_repeat"; then
+				fixed=
+				[ $variant = stock ] && fixed=${BENCH_COST_STOCK_BYTES:+ faultaround.fixed_bytes=$BENCH_COST_STOCK_BYTES}
+				[ $variant = patched ] && fixed=${BENCH_COST_PATCHED_BYTES:+ faultaround.fixed_bytes=$BENCH_COST_PATCHED_BYTES}
+				if boot "$name" "$v" "faultaround.bench=$cost_mode faultaround.repeat=$cost_repeat${BENCH_COST_WORKLOADS:+ faultaround.workloads=$BENCH_COST_WORKLOADS}$fixed"; then
 					c=$BUILD/results/$name${v:+-$v}bench.console
 					cp "$c" "$outdir/$name-$cost_name-$label-b$boot.console"
 					extract "$c" "$name-$cost_name-$label-b$boot" "$outdir" || ok=0

@@ -16,11 +16,11 @@ faultaround -o 3 -- $ex/window 1
 echo "== 4. what the library does with bytes (portable across page sizes)"
 $ex/seq_scan
 $ex/random_lookup
-echo "== 5. no number at all: the advice programs already give, and the adaptive order"
+echo "== 5. no number at all: the advice programs already give, and the self-sizing window"
 for a in "" sequential random auto; do $ex/advice_scan $a; done
 old=$(cat /sys/kernel/mm/faultaround/default_bytes)
 if [ "$(id -u)" = 0 ] && echo auto >/sys/kernel/mm/faultaround/default_bytes 2>/dev/null; then
-	echo "== 6. the adaptive order as the system default (root): echo auto > default_bytes"
+	echo "== 6. the self-sizing window as the system default (root): echo auto > default_bytes"
 	faultaround --info | grep '^system default'
 	$ex/advice_scan
 	$ex/window

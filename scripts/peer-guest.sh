@@ -11,7 +11,7 @@
 #   max        the system default at the largest order
 #              (PAGE_SIZE << max_order written to default_bytes)
 #   auto-proc  the whole run under "faultaround -a --" (a process default of
-#              the adaptive order, inherited by every test)
+#              the self-sizing window, inherited by every test)
 #   auto-sys   "auto" written to default_bytes; SKIPPED when the kernel
 #              refuses it with EINVAL
 #

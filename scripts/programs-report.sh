@@ -13,8 +13,8 @@
 # fault_around tracepoint events (mean, stddev of the mean in % as
 # perf stat --repeat prints it), time, its stddev, %chg to the patched
 # kernel's Baseline of the same cache.  Then one line per program for the
-# shim's cost, for auto against the best fixed order, and for the adaptive
-# order as the system default (auto-system) against the stock default
+# shim's cost, for auto against the best fixed order, and for the self-sizing
+# window as the system default (auto-system) against the stock default
 # (Baseline, the system default untouched) and the best fixed order:
 #
 #   auto-system: PROGRAM GUEST CLOCK +X.X% vs stock default (stddev Y.Y%), best fixed order K +Z.Z%

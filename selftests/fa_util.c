@@ -118,9 +118,10 @@ void *fa_map_aligned(int fd, unsigned long pages, unsigned long pgoff,
 
 /*
  * One read for the whole range, decoded with vm_util.h's bits: the
- * adaptive-order tests read whole mappings around every fault, some 1.2
- * million entries a test with 4K pages, too many to read one a syscall
- * with pagemap_get_entry() under the harness's 30 s in a TCG guest.
+ * self-sizing window's tests read whole mappings around every fault,
+ * some 1.2 million entries a test with 4K pages, too many to read one a
+ * syscall with pagemap_get_entry() under the harness's 30 s in a TCG
+ * guest.
  */
 int fa_present(const void *addr, unsigned long pages, bool *present)
 {
@@ -442,9 +443,10 @@ int fa_status_order(void)
  * Whether @pages pages at @map cross the span of one PMD table, which maps
  * at least 512 page tables of @table pages on the MMUs we test (x86_64 and
  * pseries radix: 512, 1G; pseries hash 64K: 1024, 16G, so an 8G boundary
- * is a multiple of it).  The adaptive order looks for a run in the
- * neighbouring page table only under the same PMD table, so a scan that
- * crosses that boundary starts its ramp again.
+ * is a multiple of it).  fa_table_map_open() keeps a mapping inside one
+ * span, so that all its page tables hang off one PMD table.  The
+ * self-sizing window reads no page table for its decision, so a scan no
+ * longer starts its ramp again there; the placement is kept as it was.
  */
 static bool fa_crosses_pmd_table(const void *map, unsigned long pages,
 				 unsigned long table)

@@ -144,7 +144,7 @@ int fa_write_ulong(const char *path, unsigned long val);
 int fa_write_str(const char *path, const char *text);
 /*
  * The system default from FA_SYSFS_DEFAULT_BYTES: *@bytes, or *@is_auto
- * when it is the adaptive order ("auto").  -1 when it cannot be read.
+ * when it is the self-sizing window ("auto").  -1 when it cannot be read.
  */
 int fa_system_default(unsigned long *bytes, bool *is_auto);
 /*
@@ -221,6 +221,14 @@ static inline bool fa_window_is(const struct fa_table_map *m, unsigned long idx,
 static inline unsigned long fa_probe(const struct fa_table_map *m)
 {
 	return m->table + m->table / 2 + 1;
+}
+
+/* The largest power of two not above @n, which is at least 1. */
+static inline unsigned long fa_rounddown_pow2(unsigned long n)
+{
+	while (n & (n - 1))
+		n &= n - 1;
+	return n;
 }
 
 /*

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault-around that needs no numbers: MADV_RANDOM and MADV_SEQUENTIAL size
- * the window of a VMA without a hint, and the adaptive order ("auto") grows
- * the window while faults walk through a file and keeps it at one page
- * while they scatter.  Page-table state comes from /proc/self/pagemap.
+ * the window of a VMA without a hint, and the self-sizing window ("auto")
+ * grows while faults walk through a file and keeps one page while they
+ * scatter.  Page-table state comes from /proc/self/pagemap.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -125,15 +125,23 @@ TEST_F(advice, advice_beats_process_default)
 }
 
 /*
- * The first page of a mapping has no history: its fault gets the system
- * default window, like a mapping without any hint.
+ * The first page of a file is where scans start: its fault gets what
+ * readahead reads at a time, or the fixed window where the file has no
+ * readahead (tmpfs), at most a page table.
  */
-TEST_F(advice, auto_first_page_gets_the_system_default)
+TEST_F(advice, auto_first_page_gets_the_readahead_window)
 {
-	unsigned long nr = fa_system_default_pages(), first, count;
+	unsigned long nr = fa_readahead_pages(self->m.fd), bytes, first, count;
 
-	if (!nr)
-		SKIP(return, "the system default is \"auto\"");
+	if (!nr) {
+		if (access(FA_DEBUGFS_BYTES, R_OK) ||
+		    read_sysfs(FA_DEBUGFS_BYTES, &bytes))
+			SKIP(return, "no readahead, and the fixed window is unreadable");
+		nr = bytes / fa_page_size ?: 1;
+	}
+	nr = fa_rounddown_pow2(nr);
+	if (nr > self->m.table)
+		nr = self->m.table;
 	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
 	ASSERT_EQ(fa_touch(self->m.map), fa_pattern(0));

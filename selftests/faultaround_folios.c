@@ -253,14 +253,15 @@ static unsigned long after_a_large_folio(const unsigned long *head,
 }
 
 /*
- * A fault maps its whole folio, so the adaptive order must not take the
- * folio next to a later fault for a walk through the file: the fault on
- * the page after it maps its own folio and no more.
+ * A fault maps its whole folio, and the next fault of a scan is on the
+ * page after it: the self-sizing window takes that for the scan's next
+ * window and doubles it from the folio's size, so the second fault maps
+ * the aligned window of twice the folio around it, and nothing else.
  */
-TEST_F(folios, auto_takes_a_neighbouring_folio_for_no_run)
+TEST_F(folios, auto_scan_reaches_past_a_large_folio)
 {
 	unsigned long idx = after_a_large_folio(self->head, self->table, 4), i;
-	unsigned long prev;
+	unsigned long prev, size, from;
 	bool *present = calloc(self->pages, sizeof(*present));
 
 	ASSERT_NE(present, NULL);
@@ -269,6 +270,8 @@ TEST_F(folios, auto_takes_a_neighbouring_folio_for_no_run)
 		SKIP(return, "no folio of 4 pages or more followed by two others");
 	}
 	prev = self->head[idx - 1];
+	size = idx - prev;
+	from = idx & ~(2 * size - 1);
 	ASSERT_EQ(madvise(self->map, self->pages * fa_page_size,
 			  MADV_FAULTAROUND_AUTO), 0);
 	ASSERT_EQ(fa_touch(self->map + prev * fa_page_size),
@@ -277,9 +280,10 @@ TEST_F(folios, auto_takes_a_neighbouring_folio_for_no_run)
 		  fa_pattern(idx * fa_page_size));
 	ASSERT_EQ(fa_present(self->map, self->pages, present), 0);
 	for (i = 0; i < self->pages; i++)
-		EXPECT_EQ(present[i], self->head[i] == prev || self->head[i] == idx)
-			TH_LOG("page %lu (folio at %lu), faults on %lu and %lu",
-			       i, self->head[i], prev, idx);
+		EXPECT_EQ(present[i], self->head[i] == prev ||
+			  (i >= from && i < from + 2 * size))
+			TH_LOG("page %lu (folio at %lu), faults on %lu and %lu, folio of %lu",
+			       i, self->head[i], prev, idx, size);
 	free(present);
 }
 

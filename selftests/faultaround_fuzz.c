@@ -58,7 +58,10 @@ static int random_advice(int max_order)
 	case 1:
 		return MADV_FAULTAROUND_ORDER((int)(next() % (max_order + 3)));
 	case 2:
-		/* up to 253 are clamped, 254 is the adaptive order, 255 overflows */
+		/*
+		 * up to 253 are clamped, 254 is the self-sizing window,
+		 * 255 overflows
+		 */
 		return MADV_FAULTAROUND_ORDER((int)(next() % 256));
 	case 3:
 		return MADV_FAULTAROUND | (int)((next() & 0xffffff) << 8);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The adaptive order as the system default: "auto" in
- * /sys/kernel/mm/faultaround/default_bytes.  It reads back as written, it
- * never maps less than the window it replaces, a scan still ramps up to a
- * page table per fault, and whatever a process asked for still wins.
+ * The self-sizing window as the system default: "auto" in
+ * /sys/kernel/mm/faultaround/default_bytes.  It reads back as written; a
+ * fault far from the last one maps its own page; a fault within twice the
+ * window of the last one doubles the window; a fault elsewhere maps its
+ * own page and leaves the scan its place; the first page of a file gets
+ * the readahead window; and whatever a process asked for still wins.
  * Page-table state comes from /proc/self/pagemap.
  */
 #include <errno.h>
@@ -17,7 +19,7 @@
 #include "vm_util.h"
 #include "fa_util.h"
 
-/* The window "auto" starts from: 64K, the generic stock default. */
+/* The fixed window set before "auto": the first page of a tmpfs file's. */
 #define SYSTEM_AUTO_BASE_BYTES	65536UL
 
 FIXTURE(system_auto)
@@ -100,23 +102,116 @@ TEST_F(system_auto, reads_back_as_written)
 }
 
 /*
- * Faults with no run of mapped neighbours map the window "auto" replaced,
- * also next to earlier such windows, on either side: never less than
- * before, and no more.  Two windows of one page in a row are a run; of
- * more pages, a run takes half a page table.
+ * Faults more than two pages from the last one, none on the first page of
+ * the file, map their own page.
  */
-TEST_F(system_auto, lookups_map_the_stock_window)
+TEST_F(system_auto, lookups_map_their_own_page)
 {
-	unsigned long b = self->base, at = self->m.table + 8 * b, at2 = at + 16 * b;
+	unsigned long at = self->m.table + 8;
 
-	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), (long)b);
-	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + b), (long)b);
-	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at2), (long)b);
-	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at2 - 1), (long)b);
-	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), (long)(4 * b));
-	EXPECT_TRUE(fa_page_present(self->m.map + (at2 - b) * fa_page_size));
-	/* Behind at + 2b: [at, at + 2b), two windows. */
-	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2 * b), b > 1 ? (long)b : 6L);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 5), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at - 3), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 9), 1);
+	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), 4);
+}
+
+/*
+ * A fault within twice the window of the last one doubles the window,
+ * aligned to its size: 1, 2, 4, 8 pages from an aligned start.
+ */
+TEST_F(system_auto, a_scan_doubles_the_window)
+{
+	unsigned long at = self->m.table + 8, nr;
+
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
+	for (nr = 2; nr <= 8; nr *= 2) {
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + nr),
+			  (long)nr);
+		EXPECT_TRUE(fa_page_present(self->m.map + (at + 2 * nr - 1) *
+					    fa_page_size));
+	}
+	/* 1 + 2 + 4 + 8: the page after the first was never in a window. */
+	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), 15);
+}
+
+/*
+ * A fault away from a scan maps its own page and leaves the scan's window
+ * alone: the scan's next faults double it on, 16 then 32 pages.
+ */
+TEST_F(system_auto, a_lookup_keeps_the_scans_window)
+{
+	/* far is in the table before the scan's, out of its reach. */
+	unsigned long at = self->m.table + 8, far = 5;
+
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2), 2);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
+	/* 16 pages from at + 8, the first 8 of them mapped already. */
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
+	if (self->max_order >= 5)
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 24),
+			  32);
+}
+
+/*
+ * Two faults in a row away from a scan halve its window, and the scan's
+ * next fault doubles it again: 8 pages, then 16.
+ */
+TEST_F(system_auto, two_lookups_in_a_row_halve_the_scans_window)
+{
+	unsigned long at = self->m.table + 8, far = 5;
+
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2), 2);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
+	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far + 10), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
+	if (self->max_order >= 4)
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 24),
+			  16);
+}
+
+/*
+ * Two scans of one mapping, interleaved fault by fault as two threads or
+ * two cursors read it, each double their own window: 1, 2, 4, 8 pages.
+ */
+TEST_F(system_auto, two_interleaved_scans_both_grow)
+{
+	unsigned long a = self->m.table + 8, b = 2 * self->m.table + 8, nr;
+
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, a), 1);
+	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, b), 1);
+	for (nr = 2; nr <= 8; nr *= 2) {
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, a + nr),
+			  (long)nr);
+		EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, b + nr),
+			  (long)nr);
+	}
+}
+
+/*
+ * The first page of a file gets the window readahead reads at a time,
+ * or the fixed window where the file has no readahead (tmpfs), at most a
+ * page table: where scans and reads of small files start.
+ */
+TEST_F(system_auto, the_first_page_gets_the_readahead_window)
+{
+	unsigned long nr = fa_readahead_pages(self->m.fd), first, count;
+
+	if (!nr)
+		nr = self->base;
+	nr = fa_rounddown_pow2(nr);
+	if (nr > self->m.table)
+		nr = self->m.table;
+	ASSERT_EQ(fa_touch(self->m.map), fa_pattern(0));
+	fa_expected_window(0, nr, 0, self->m.table, &first, &count);
+	EXPECT_TRUE(fa_present_exactly(self->m.map, self->m.pages, first, count))
+		TH_LOG("first page of the file, %lu pages expected", nr);
 }
 
 /*

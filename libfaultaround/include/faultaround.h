@@ -49,21 +49,22 @@ extern "C" {
  * report it when nothing is set. */
 #define FAULTAROUND_UNSET		PR_FAULTAROUND_UNSET
 
-/* Order meaning "let the kernel size the window" (the adaptive order):
- * accepted by faultaround_set() and faultaround_set_default(), and
- * reported by the get calls. */
+/* Order meaning "let the kernel size the window" (the self-sizing window:
+ * each mapping sizes its window from its own faults): accepted by
+ * faultaround_set() and faultaround_set_default(), and reported by the get
+ * calls. */
 #define FAULTAROUND_AUTO		PR_FAULTAROUND_AUTO
 /* What faultaround_get_default_bytes() and
- * faultaround_get_system_default_bytes() report for the adaptive order, and
- * what faultaround_set_system_default_bytes() takes to make it the system
- * default. */
+ * faultaround_get_system_default_bytes() report for the self-sizing window,
+ * and what faultaround_set_system_default_bytes() takes to make it the
+ * system default (it is not the system default from boot). */
 #define FAULTAROUND_AUTO_BYTES		((size_t)-1)
 
 /* Largest order the ABI carries (253: the madvise field holds order + 1
- * and its value 0xff is the adaptive order).  Any order up to it is accepted; the
- * kernel stores one above faultaround_max_order(), the running MMU's limit,
- * as that limit, and faultaround_get() and faultaround_get_default() report
- * the order in effect. */
+ * and its value 0xff is the self-sizing window).  Any order up to it is
+ * accepted; the kernel stores one above faultaround_max_order(), the
+ * running MMU's limit, as that limit, and faultaround_get() and
+ * faultaround_get_default() report the order in effect. */
 #define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_MASK - 2)
 
 /* --- version of the library running (since 1.1) ------------------------ */
@@ -121,7 +122,7 @@ enum faultaround_size_kind {
 	FAULTAROUND_SIZE_BYTES,		/* "0", "65536", "64K", "1M", "2G" */
 	FAULTAROUND_SIZE_ORDER,		/* "order:N" */
 	FAULTAROUND_SIZE_UNSET,		/* "unset" */
-	FAULTAROUND_SIZE_AUTO,		/* "auto": the adaptive order */
+	FAULTAROUND_SIZE_AUTO,		/* "auto": the self-sizing window */
 };
 struct faultaround_size {
 	enum faultaround_size_kind kind;

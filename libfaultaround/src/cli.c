@@ -46,8 +46,8 @@ static void usage(FILE *f)
 		"                      unset\n"
 		"  -o, --order ORDER   process default order, the same as -s order:ORDER;\n"
 		"                      or 'auto' or 'unset'\n"
-		"  -a, --auto          the adaptive order, the same as -s auto: the kernel\n"
-		"                      sizes each fault's window from the pages around it;\n"
+		"  -a, --auto          the self-sizing window, the same as -s auto: each\n"
+		"                      mapping sizes its window from its own faults;\n"
 		"                      -s, -o and -a exclude each other\n"
 		"  -r, --rules RULES   per-file hints 'GLOB=SIZE;GLOB=SIZE' applied by the\n"
 		"                      preload shim (first match wins)\n"
@@ -210,7 +210,7 @@ static int set_default(const char *opt, const char *val, int supported)
 		fprintf(stderr, "%s: %s %s: order %d: %s\n", cli_prog,
 			opt, fa_quote(val, q, sizeof(q)), order,
 			errno != EINVAL ? strerror(errno) :
-			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
+			order == FAULTAROUND_AUTO ? "this kernel has no self-sizing window" :
 			"above this kernel's maximum");
 		return -1;
 	}

@@ -39,7 +39,7 @@ int cli_check_order(const char *what, const struct faultaround_size *size)
 	if (r < 0) {
 		fprintf(stderr, "%s: %s: order %d: %s\n", cli_prog, what, order,
 			err != EINVAL ? strerror(err) :
-			order == FAULTAROUND_AUTO ? "this kernel has no adaptive order" :
+			order == FAULTAROUND_AUTO ? "this kernel has no self-sizing window" :
 			"above this kernel's maximum");
 		return -1;
 	}

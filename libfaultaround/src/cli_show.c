@@ -60,7 +60,7 @@ static void print_system_default(void)
 		return;
 	}
 	if (bytes == FAULTAROUND_AUTO_BYTES) {
-		printf("system default: auto (the adaptive order)\n");
+		printf("system default: auto (the self-sizing window)\n");
 		return;
 	}
 	fa_format_bytes(bytes, sz, sizeof(sz));

@@ -12,9 +12,9 @@
  *  - madvise(MADV_FAULTAROUND...) and prctl(PR_{SET,GET}_FAULTAROUND) do not
  *    reach the kernel: they are checked as the kernel checks them (orders
  *    0 to 253, an order above DIR/max_order stored as that maximum, the
- *    adaptive order 254, unset; an unaligned start, a length that wraps or
- *    bits above the order field are EINVAL, a range with a hole ENOMEM)
- *    and appended to DIR/calls, one line per call that succeeded:
+ *    self-sizing window 254, unset; an unaligned start, a length that
+ *    wraps or bits above the order field are EINVAL, a range with a hole
+ *    ENOMEM) and appended to DIR/calls, one line per call that succeeded:
  *        PID IMAGE madvise START END ORDER PATH
  *        PID IMAGE prctl ORDER
  *    IMAGE tells apart the images one PID runs across execve(), PATH is
@@ -142,7 +142,7 @@ static int fake_log(const char *fmt, ...)
 /*
  * An order as the kernel takes it, from prctl() or from the madvise field
  * minus one (so field 0xff, MADV_FAULTAROUND_AUTO, is PR_FAULTAROUND_AUTO
- * here): 0 to 253 clamped to the maximum, the adaptive order, unset; -1
+ * here): 0 to 253 clamped to the maximum, the self-sizing window, unset; -1
  * for anything else.
  */
 static int fake_order(unsigned long order)

@@ -10,7 +10,7 @@
  *                                 path, and dlclose() both
  *   shim_victim status            the process default
  *   shim_victim abi               what the kernel (or its stand-in) takes:
- *                                 the adaptive order, an order above the
+ *                                 the self-sizing window, an order above the
  *                                 maximum, a range with a hole
  *   shim_victim walk              what faultaround_for_each_vma() returns
  *                                 when its callback stops it: 7, and -1

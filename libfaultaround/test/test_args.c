@@ -100,7 +100,7 @@ TEST_F(args, above_max_order)
 	EXPECT_EQ(0, faultaround_set(self->page, self->psize, FAULTAROUND_UNSET));
 }
 
-/* The adaptive order: set, reported as FAULTAROUND_AUTO, cleared. */
+/* The self-sizing window: set, reported as FAULTAROUND_AUTO, cleared. */
 TEST_F(args, auto_order)
 {
 	int order = -7;

@@ -147,7 +147,7 @@ err "and the message names LIBFAULTAROUND_DISABLE, not the kernel" \
 fa_hint_setup "$O" "$tmp/hint"
 if [ "$HMODE" = kernel ]; then FS=$FA; else FS=$O/test/fake/faultaround; fi
 out=$(env $HENV "$FS" -a -- "$O/test/shim_victim" status)
-tap_check "-a ($HMODE) sets the adaptive order" [ "$out" = "default order 254" ]
+tap_check "-a ($HMODE) sets the self-sizing window" [ "$out" = "default order 254" ]
 [ "$out" = "default order 254" ] || echo "# $out"
 # "auto" in default_bytes: the stand-in's file, or this kernel's as it is.
 if [ "$HMODE" = kernel ]; then
@@ -159,7 +159,7 @@ fi
 out=$(env $HENV "$FS" --info | grep '^system default: ')
 if [ "$sysdef" = auto ]; then
 	tap_check "--info ($HMODE) names auto as the system default" \
-		[ "$out" = "system default: auto (the adaptive order)" ]
+		[ "$out" = "system default: auto (the self-sizing window)" ]
 else
 	tap_check "--info ($HMODE) gives the system default in bytes" \
 		[ "$out" != "${out#"system default: $sysdef bytes ("}" ]

@@ -51,7 +51,8 @@ static void expected_values(const struct fa_consts *sys, const struct fa_consts 
 	for (i = 0; i < FA_NCONSTS; i++)
 		want[i] = sys->v[i] != FA_UNDEFINED ? sys->v[i] : uapi->v[i];
 	want[FA_UNSET] = want[FA_PR_UNSET];
-	/* The field holds order + 1; its all-ones value is the adaptive order. */
+	/* The field holds order + 1; its all-ones value is the self-sizing
+	 * window. */
 	want[FA_ORDER_LIMIT] = want[FA_MADV_MASK] - 2;
 }
 

@@ -218,10 +218,10 @@ tap_check "an order above the kernel's maximum is clamped, or said in debug" \
 	sh -c "[ '$out' = 'default order $max' ] ||
 	       grep -q 'FAULTAROUND=order:200: cannot set process default (order 200, kernel maximum $max)' '$tmp/err'"
 
-# What the ABI carries is taken: the adaptive order, an order above the
+# What the ABI carries is taken: the self-sizing window, an order above the
 # maximum (stored as the maximum), and ENOMEM for a range with a hole.
 out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=auto "$V" status)
-tap_check "FAULTAROUND=auto sets the adaptive order" [ "$out" = "default order 254" ]
+tap_check "FAULTAROUND=auto sets the self-sizing window" [ "$out" = "default order 254" ]
 env $HENV "$V" abi > "$tmp/abi.out" 2>&1
 printf '%s\n' "hint auto: 254" "hint 253: $max" "default auto: 254" "default 253: $max" \
 	"hint on a range with a hole: Cannot allocate memory" > "$tmp/abi.want"

@@ -33,9 +33,10 @@
  * MAP_HUGE_SHIFT: bits [MADV_FAULTAROUND_SHIFT, MADV_FAULTAROUND_SHIFT + 8)
  * hold order + 1.  A field of zero, i.e. plain MADV_FAULTAROUND, removes the
  * hint so that the VMA follows the process default again.  The all-ones
- * field, MADV_FAULTAROUND_AUTO, asks for the adaptive order: the kernel
- * sizes each fault's window from the mapped pages around it.  Bits above
- * the field fail with EINVAL.
+ * field, MADV_FAULTAROUND_AUTO, asks for the self-sizing window: the VMA
+ * starts with no fault-around and sizes its window from its own faults,
+ * as readahead sizes its window from a file's reads.  Bits above the field
+ * fail with EINVAL.
  */
 #ifndef MADV_FAULTAROUND
 #define MADV_FAULTAROUND		0xfa	/* set/clear fault-around order */
@@ -61,7 +62,7 @@
  * that gains privilege (set-user-ID, set-group-ID, file capabilities:
  * whenever AT_SECURE is set), which clears it.
  * PR_FAULTAROUND_UNSET removes it (follow the system default);
- * PR_FAULTAROUND_AUTO asks for the adaptive order.
+ * PR_FAULTAROUND_AUTO asks for the self-sizing window.
  * prctl(PR_GET_FAULTAROUND, 0, 0, 0, 0) returns the order in effect,
  * PR_FAULTAROUND_AUTO, or PR_FAULTAROUND_UNSET when none is set; errors
  * return -1 with errno.
