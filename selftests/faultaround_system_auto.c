@@ -135,6 +135,19 @@ TEST_F(system_auto, a_scan_doubles_the_window)
 	EXPECT_EQ(fa_count_present(self->m.map, self->m.pages), 15);
 }
 
+/* A scan from @at whose faults map 1, 2, 4 and 8 pages, as they should. */
+static bool scan_to_eight_pages(struct fa_table_map *m, unsigned long at)
+{
+	unsigned long nr;
+
+	if (fa_fault_maps(m->map, m->pages, at) != 1)
+		return false;
+	for (nr = 2; nr <= 8; nr *= 2)
+		if (fa_fault_maps(m->map, m->pages, at + nr) != (long)nr)
+			return false;
+	return true;
+}
+
 /*
  * A fault away from a scan maps its own page and leaves the scan's window
  * alone: the scan's next faults double it on, 16 then 32 pages.
@@ -144,10 +157,7 @@ TEST_F(system_auto, a_lookup_keeps_the_scans_window)
 	/* far is in the table before the scan's, out of its reach. */
 	unsigned long at = self->m.table + 8, far = 5;
 
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2), 2);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
+	ASSERT_TRUE(scan_to_eight_pages(&self->m, at));
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
 	/* 16 pages from at + 8, the first 8 of them mapped already. */
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
@@ -164,10 +174,7 @@ TEST_F(system_auto, two_lookups_in_a_row_halve_the_scans_window)
 {
 	unsigned long at = self->m.table + 8, far = 5;
 
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at), 1);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 2), 2);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 4), 4);
-	ASSERT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 8), 8);
+	ASSERT_TRUE(scan_to_eight_pages(&self->m, at));
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far), 1);
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, far + 10), 1);
 	EXPECT_EQ(fa_fault_maps(self->m.map, self->m.pages, at + 16), 8);
