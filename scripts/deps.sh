@@ -34,6 +34,7 @@ host_pkgs=(
 	e2fsprogs		# mke2fs -d: the programs image without a root mount
 	sqlite3			# builds the programs image's database (the format is portable)
 	python3			# byte-compiles the image's Python stdlib, as Debian's postinst would
+	python3-lmdb		# writes the programs image's LMDB database (the format is the same on both guests)
 )
 
 # The programs image (scripts/programs-image.sh): real programs from
@@ -52,7 +53,9 @@ image_pkgs=(
 	ripgrep			# scans a large file through mmap (rg --mmap)
 	linux-perf		# perf stat: fault counts, the fault_around tracepoint
 	git			# git grep over the packfile of a repository made at image build time
-	python3-numpy python3-yaml python3-requests python3-jinja2	# a large package set to import (C extensions, BLAS, pure Python)
+	python3-numpy python3-yaml python3-requests python3-jinja2	# a large package set to import (C extensions, BLAS, pure Python); numpy.memmap reduces a weights file
+	fio			# sequential and random 4K reads of a cached file with its mmap engine
+	python3-lmdb		# LMDB point reads through its read-only map, with and without MDB_NORDAHEAD
 )
 
 # From Debian's sid, through an apt state of our own (sid_apt): the kernel

@@ -33,7 +33,10 @@ git_pattern='mmap.mmap('
 [ -f "$closure" ] || die "$closure missing: run 'make deps'"
 
 # What goes into the image (the guest's scripts go into the initramfs).
-inputs=("$closure" "$0" "$progs/gen-data.sh" "$progs/imports.py" "$progs/zlib-examples.mk")
+gen=("$progs/gen-data.sh" "$progs/imports.py" "$progs/gen-lmdb.py" "$progs/lmdb-reads.py"
+	"$progs/gen-weights.py" "$progs/weights-sum.py")
+run=("$progs/imports.py" "$progs/lmdb-reads.py" "$progs/weights-sum.py")
+inputs=("$closure" "$0" "${gen[@]}" "$progs/zlib-examples.mk")
 key=$(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)
 if [ -f "$img" ] && [ "$(cat "$img.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
@@ -42,7 +45,7 @@ info "building the programs image for $arch ($(wc -l <"$closure") packages)"
 start=$SECONDS
 
 # The workloads' data is the same for every architecture: made once.
-data_key=$(cat "$progs/gen-data.sh" "$progs/imports.py" | sha256sum | cut -d' ' -f1)
+data_key=$(cat "${gen[@]}" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$data/.key" 2>/dev/null)" != "$data_key" ]; then
 	rm -rf "$data"
 	"$progs/gen-data.sh" "$data.tmp"
@@ -65,7 +68,7 @@ done <"$closure"
 mkdir -p "$root/opt/faultaround/zlib"
 cp "$root"/usr/share/doc/zlib1g-dev/examples/*.[ch] "$root/opt/faultaround/zlib/"
 cp "$progs/zlib-examples.mk" "$root/opt/faultaround/zlib/Makefile"
-cp "$progs/imports.py" "$data"/* "$root/opt/faultaround/"
+cp "${run[@]}" "$data"/* "$root/opt/faultaround/"
 # libblas3 and liblapack3 (numpy's) provide libblas.so.3 and
 # liblapack.so.3 through update-alternatives in their postinst, which
 # unpacking does not run: the links it makes, to the one implementation.

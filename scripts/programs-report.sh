@@ -147,7 +147,7 @@ END {
 	print "caveat: cold cache: the programs image is a virtio disk; under -icount the guest'"'"'s idle time while it waits for the disk follows the host'"'"'s clock, so cold times include host-dependent I/O waits"
 	print "times: perf stat duration_time (seconds of guest time, mean); stddev: of the mean, in % of the mean, as perf stat --repeat prints it;"
 	print "%chg: against the patched kernel'"'"'s Baseline of the same cache (for stock columns: the stock kernel against the patched one)"
-	print "MADV_SEQ, MADV_RAND: n/a: these programs never call madvise(MADV_SEQUENTIAL/MADV_RANDOM); process_madvise(2) accepts neither (6.12: COLD, PAGEOUT, WILLNEED, COLLAPSE only) and the shim'"'"'s rules set fault-around hints only, so a user cannot apply them without changing the program"
+	print "MADV_SEQ, MADV_RAND: n/a: a user cannot apply them to a program without changing it: process_madvise(2) on another process accepts neither (7.2: COLD, PAGEOUT, WILLNEED, COLLAPSE only) and the shim'"'"'s rules set fault-around hints only; fio (MADV_SEQUENTIAL for fio-seq, MADV_RANDOM for fio-rand, its fadvise_hint) and lmdb-nordahead (MADV_RANDOM, MDB_NORDAHEAD) advise their maps themselves, in every column"
 	print ""
 	if (csvout != "/dev/null")
 		print "kernel,cache,program,setting,runs,ok_runs,seconds,seconds_stddev_pct,minor_faults,minor_stddev_pct,major_faults,major_stddev_pct,fault_around,fault_around_stddev_pct,chg_time_pct" >csvout

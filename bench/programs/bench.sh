@@ -34,7 +34,7 @@
 #
 #   bench.sh [-r REPEAT] [-p PROGRAMS] [-c CACHES] [-s WARM] [-S COLD] [-g GUEST]
 #     PROGRAMS: comma list of sqlite,pystart,python,cc,rg,git,sqlite-pk,
-#       pyimport (default: all)
+#       pyimport,fio-seq,fio-rand,lmdb,lmdb-nordahead,weights (default: all)
 #     CACHES:   warm,cold (default: both)
 #     WARM, COLD: comma lists of settings for each cache, K a number or
 #       mid (the default order, or 3 where that is 0) or max; default
@@ -48,7 +48,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/workloads.sh"
 
-repeat=5 programs=sqlite,pystart,python,cc,rg,git,sqlite-pk,pyimport caches=warm,cold guest=$(uname -m)
+repeat=5 programs=sqlite,pystart,python,cc,rg,git,sqlite-pk,pyimport,fio-seq,fio-rand,lmdb,lmdb-nordahead,weights caches=warm,cold guest=$(uname -m)
 warm_settings=base,global:0,global:mid,global:max,auto-system,order:0,order:mid,order:max,auto,rules,nomatch
 cold_settings=base,global:0,global:max,auto-system,auto
 while getopts r:p:c:s:S:g: opt; do
@@ -151,6 +151,11 @@ workload() {
 	git) echo "wl_git" ;;
 	sqlite-pk) echo "wl_sqlite_pk pk" ;;
 	pyimport) echo "wl_pyimport" ;;
+	fio-seq) echo "wl_fio seq" ;;
+	fio-rand) echo "wl_fio rand" ;;
+	lmdb) echo "wl_lmdb 4000" ;;
+	lmdb-nordahead) echo "wl_lmdb 4000 nordahead" ;;
+	weights) echo "wl_weights" ;;
 	*) fail "unknown program '$1'" ;;
 	esac
 }

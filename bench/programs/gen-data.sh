@@ -17,14 +17,26 @@
 #   imports.expected  what imports.py prints with the host's python3
 #   big.txt           ~60 MB of text lines; two of them contain
 #                     "faultaround-needle", big.expected says which (as
-#                     "rg -n" prints them)
+#                     "rg -n" prints them); fio reads it too, and
+#                     fio-seq.expected, fio-rand.expected say what it
+#                     reports (read errors, KB read)
+#   kv.mdb            LMDB database, LMDB_ROWS keys (~70 MB at the
+#                     default 262144), lmdb-reads.py's; lmdb.expected and
+#                     lmdb-smoke.expected: what it prints for
+#                     LMDB_GETS and 200 gets (Debian's python3-lmdb)
+#   weights.f32       WEIGHTS float32 (64 MB at the default 16777216),
+#                     weights-sum.py's; weights.expected: its sum
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 
 dir=$1
 rows=${ROWS:-262144}
 lookups=${LOOKUPS:-1000}
 lines=${LINES_BIG:-1000000}
 pk_lookups=${PK_LOOKUPS:-4000}
+lmdb_rows=${LMDB_ROWS:-262144}
+lmdb_gets=${LMDB_GETS:-4000}
+weights=${WEIGHTS:-16777216}
 mkdir -p "$dir"
 rm -f "$dir/kv.db"
 
@@ -73,7 +85,7 @@ pk pk "$pk_lookups"
 pk pk-smoke 50
 
 # What imports.py prints with the host's Python, for the guest to compare.
-python3 "$(dirname "$0")/imports.py" >"$dir/imports.expected"
+python3 "$here/imports.py" >"$dir/imports.expected"
 
 # Park-Miller, exact in awk's doubles: the same words on every awk.
 awk -v lines="$lines" 'BEGIN {
@@ -95,3 +107,17 @@ awk -v lines="$lines" 'BEGIN {
 		print s
 	}
 }' >"$dir/big.txt" 2>"$dir/big.expected"
+
+# fio's terse fields 3, 5 and 6 (job, error, KB read) for the two jobs of
+# workloads.sh: the whole file in 4K blocks, and 16 MB of random 4K blocks.
+echo "seq;0;$(($(wc -c <"$dir/big.txt") / 4096 * 4))" >"$dir/fio-seq.expected"
+echo "rand;0;16384" >"$dir/fio-rand.expected"
+
+# LMDB's database and what its reads print.  Debian's python3, which has
+# python3-lmdb (the image's module: the format is the same on both guests,
+# little-endian and 64-bit; LMDB reads the page size from the file).
+/usr/bin/python3 "$here/gen-lmdb.py" "$dir/kv.mdb" "$lmdb_rows"
+/usr/bin/python3 "$here/lmdb-reads.py" "$dir/kv.mdb" "$lmdb_gets" >"$dir/lmdb.expected"
+/usr/bin/python3 "$here/lmdb-reads.py" "$dir/kv.mdb" 200 >"$dir/lmdb-smoke.expected"
+
+python3 "$here/gen-weights.py" "$dir/weights.f32" "$weights" >"$dir/weights.expected"

@@ -23,6 +23,16 @@
 #                      NAME.sql (default pk-smoke; pk: 4000 of them)
 #   wl_pyimport        python3 startup and the import of a large package
 #                      set: numpy, yaml, requests, jinja2
+#   wl_fio seq|rand    fio's mmap engine reading big.txt (~60 MB) in 4K
+#                      blocks: all of it in order, or 16 MB of random
+#                      blocks; prints job, error and KB read (fio asks
+#                      MADV_SEQUENTIAL or MADV_RANDOM, its fadvise_hint)
+#   wl_lmdb COUNT [nordahead]
+#                      COUNT LMDB point reads through its read-only map
+#                      (lmdb-reads.py; nordahead: MDB_NORDAHEAD, which
+#                      advises the map MADV_RANDOM)
+#   wl_weights         numpy.memmap sum of a 64 MB float32 weights file
+#                      (weights-sum.py), import of numpy included
 #
 # The data and sources are described in bench/programs/gen-data.sh and
 # zlib-examples.mk; the expected outputs sit next to them in $DATA.
@@ -83,6 +93,28 @@ wl_sqlite_pk() {
 
 wl_pyimport() {
 	in_image python3 -c 'import numpy, yaml, requests, jinja2; print("OK")'
+}
+
+# --thread: one process; --gtod_reduce: no clock reads per block.  Fields
+# 3, 5 and 6 of the terse output do not change from run to run.
+wl_fio() {
+	case $1 in
+	seq) set -- seq --rw=read ;;
+	rand) set -- rand --rw=randread --io_size=16m ;;
+	*) echo "wl_fio: seq or rand, not '$1'" >&2; return 2 ;;
+	esac
+	name=$1
+	shift
+	in_image fio --name="$name" --filename="$DATA/big.txt" --readonly --ioengine=mmap \
+		--bs=4k --thread --gtod_reduce=1 --minimal "$@" | cut -d';' -f3,5,6
+}
+
+wl_lmdb() {
+	in_image python3 "$DATA/lmdb-reads.py" "$DATA/kv.mdb" "$@"
+}
+
+wl_weights() {
+	in_image python3 "$DATA/weights-sum.py" "$DATA/weights.f32"
 }
 
 # Run as a command (so that timeout can wrap it): workloads.sh wl_NAME ARGS.
