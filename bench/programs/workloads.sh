@@ -24,9 +24,9 @@
 #   wl_pyimport        python3 startup and the import of a large package
 #                      set: numpy, yaml, requests, jinja2
 #   wl_fio seq|rand    fio's mmap engine reading big.txt (~60 MB) in 4K
-#                      blocks: all of it in order, or 16 MB of random
-#                      blocks; prints job, error and KB read (fio asks
-#                      MADV_SEQUENTIAL or MADV_RANDOM, its fadvise_hint)
+#                      blocks, 8 times: all of it in order, or 16 MB of
+#                      random blocks; prints job, error and KB read (fio
+#                      asks MADV_SEQUENTIAL or MADV_RANDOM, its fadvise_hint)
 #   wl_lmdb COUNT [nordahead]
 #                      COUNT LMDB point reads through its read-only map
 #                      (lmdb-reads.py; nordahead: MDB_NORDAHEAD, which
@@ -97,8 +97,11 @@ wl_pyimport() {
 
 # --thread: one process; --gtod_reduce: no clock reads per block;
 # --invalidate=0: the file stays in the page cache (fio drops it before
-# each job by default), so that a warm run reads a cached file.  Fields 3,
-# 5 and 6 of the terse output do not change from run to run.
+# each job by default), so that a warm run reads a cached file; --loops=8:
+# fio maps the file afresh for each loop, so that the reads and their
+# faults, not fio's start (a clock calibration, some 90 ms of CPU on the
+# host), take most of a run.  Fields 3, 5 and 6 of the terse output do
+# not change from run to run.
 wl_fio() {
 	case $1 in
 	seq) set -- seq --rw=read ;;
@@ -108,7 +111,7 @@ wl_fio() {
 	name=$1
 	shift
 	in_image fio --name="$name" --filename="$DATA/big.txt" --readonly --ioengine=mmap \
-		--bs=4k --thread --gtod_reduce=1 --invalidate=0 --minimal "$@" | cut -d';' -f3,5,6
+		--bs=4k --thread --gtod_reduce=1 --invalidate=0 --loops=8 --minimal "$@" | cut -d';' -f3,5,6
 }
 
 wl_lmdb() {
