@@ -99,8 +99,8 @@ wl_pyimport() {
 # --invalidate=0: the file stays in the page cache (fio drops it before
 # each job by default), so that a warm run reads a cached file; --loops=8:
 # fio maps the file afresh for each loop, so that the reads and their
-# faults, not fio's start (a clock calibration, some 90 ms of CPU on the
-# host), take most of a run.  Fields 3, 5 and 6 of the terse output do
+# faults, not fio's start (some 160 ms of CPU on the host whether it reads
+# 4K or 60 MB), take most of a run.  Fields 3, 5 and 6 of the terse output do
 # not change from run to run.
 wl_fio() {
 	case $1 in
