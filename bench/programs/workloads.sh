@@ -99,8 +99,9 @@ wl_pyimport() {
 # --invalidate=0: the file stays in the page cache (fio drops it before
 # each job by default), so that a warm run reads a cached file; --loops=8:
 # fio maps the file afresh for each loop, so that the reads and their
-# faults, not fio's start (some 160 ms of CPU on the host whether it reads
-# 4K or 60 MB), take most of a run.  Fields 3, 5 and 6 of the terse output do
+# faults weigh more against fio's start (some 160 ms of CPU on the host
+# whether it reads 4K or 60 MB; still some 60% of a random-read run on
+# x86_64 under -icount).  Fields 3, 5 and 6 of the terse output do
 # not change from run to run.
 wl_fio() {
 	case $1 in
