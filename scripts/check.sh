@@ -80,7 +80,7 @@ checkpatch() {
 	stage "checkpatch.pl --strict over kernel/patches"
 	KERNEL_STEP=tree "$top/scripts/kernel.sh" ppc64le || { mark_failed checkpatch; return; }
 	local p n=0 p_ok=0 p_bad=0 out
-	for p in "$top"/kernel/patches/[0-9]*.patch; do
+	for p in "$top"/kernel/patches/*/[0-9]*.patch; do
 		[ -e "$p" ] || continue
 		case $p in */0000-*) continue ;; esac
 		n=$((n + 1))
@@ -107,7 +107,7 @@ checkpatch() {
 	grep -E '^not ok|^# ' "$results/selftests-patch.tap" || true
 	"$top/scripts/tap-count.sh" "$results/selftests-patch.tap" >"$results/selftests-patch.counts"
 	# Every file the series names in MAINTAINERS or Documentation exists.
-	"$top/scripts/series-names-check.sh" "$BUILD/linux" "$top"/kernel/patches/[0-9]*.patch \
+	"$top/scripts/series-names-check.sh" "$BUILD/linux" "$top"/kernel/patches/*/[0-9]*.patch \
 		>"$results/series-names.tap" || stage_failed=1
 	grep -E '^not ok|^# ' "$results/series-names.tap" || true
 	"$top/scripts/tap-count.sh" "$results/series-names.tap" >"$results/series-names.counts"

@@ -5,7 +5,8 @@
 #
 #   1. unpack /usr/src/linux-source-7.2.tar.xz into build/linux once, as a
 #      git tree whose first commit is the tarball (keyed by its checksum);
-#   2. apply kernel/patches/series with git am in a side worktree, then move
+#   2. apply kernel/patches/part1/series, then part2/series (part 2 is the
+#      RFC on top of part 1) with git am in a side worktree, then move
 #      build/linux to the result with one git checkout, so only files whose
 #      content changed get a new mtime and the build stays incremental;
 #   3. configure from allnoconfig plus kernel/configs/ fragments, only when
@@ -27,7 +28,7 @@ variant=${2:-}
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-7.2.tar.xz}
 src=$BUILD/linux
 amtree=$BUILD/linux-am
-series_dir=$top/kernel/patches
+series_dirs=("$top/kernel/patches/part1" "$top/kernel/patches/part2")
 cfgdir=$top/kernel/configs
 
 case $arch in
@@ -82,18 +83,20 @@ unpack() {
 }
 
 series_hash() {
-	local p
+	local d p
 	{
-		cat "$series_dir/series" 2>/dev/null || true
-		while read -r p; do
-			case $p in ''|'#'*) continue ;; esac
-			cat "$series_dir/$p"
-		done < <(cat "$series_dir/series" 2>/dev/null || true)
+		for d in "${series_dirs[@]}"; do
+			cat "$d/series" 2>/dev/null || true
+			while read -r p; do
+				case $p in ''|'#'*) continue ;; esac
+				cat "$d/$p"
+			done < <(cat "$d/series" 2>/dev/null || true)
+		done
 	} | sha256sum | cut -d' ' -f1
 }
 
 apply_series() {
-	local want have p head
+	local want have d p head
 	want=$(series_hash)
 	have=$(cat "$src/.faultaround-series" 2>/dev/null || true)
 	[ "$want" = "$have" ] && return
@@ -102,17 +105,18 @@ apply_series() {
 		git am --abort >/dev/null 2>&1 || true
 		git checkout -q -f --detach base
 		git clean -q -fdx
-		if [ -f "$series_dir/series" ]; then
+		for d in "${series_dirs[@]}"; do
+			[ -f "$d/series" ] || continue
 			while read -r p; do
 				case $p in ''|'#'*) continue ;; esac
-				[ -f "$series_dir/$p" ] || die "kernel/patches/series names $p, which does not exist"
-				if ! git "${git_id[@]}" am -q "$series_dir/$p" >"$BUILD/git-am.log" 2>&1; then
+				[ -f "$d/$p" ] || die "${d#"$top"/}/series names $p, which does not exist"
+				if ! git "${git_id[@]}" am -q "$d/$p" >"$BUILD/git-am.log" 2>&1; then
 					sed 's/^/  /' "$BUILD/git-am.log" | head -20 >&2
 					git am --abort >/dev/null 2>&1 || true
-					die "patch $p does not apply to linux-source-7.2"
+					die "patch ${d##*/}/$p does not apply to linux-source-7.2"
 				fi
-			done <"$series_dir/series"
-		fi
+			done <"$d/series"
+		done
 	)
 	head=$(git -C "$amtree" rev-parse HEAD)
 	git -C "$src" checkout -q -f --detach "$head"

@@ -85,18 +85,18 @@ def edit_gitignore(text):
 
 
 def edit_run_vmtests(text):
-    usage = ["- " + CATEGORY,
-             "\tper-VMA and per-process fault-around hints (MADV_FAULTAROUND,",
-             "\tPR_SET_FAULTAROUND)"]
-    text = insert_after(text, "\ttest prctl(PR_SET_MDWE, ...)", usage, "run_vmtests.sh")
-    runs = [""]
+    """The category and its first test come with the series' first part
+    (fault_around_advice, the advice that sizes the window); these tests
+    run after it."""
+    runs = []
     for t in tests():
         run = 'CATEGORY="%s" run_test ./%s' % (CATEGORY, t)
         if needs_liburing(t):
             # built only where the Makefile found liburing
             run = "[ -x ./%s ] && %s" % (t, run)
         runs.append(run)
-    return insert_after(text, 'CATEGORY="mdwe" run_test ./mdwe_test', runs, "run_vmtests.sh")
+    return insert_after(text, 'CATEGORY="%s" run_test ./fault_around_advice' % CATEGORY,
+                        runs, "run_vmtests.sh")
 
 
 def edit_maintainers(text):
