@@ -30,6 +30,9 @@
 #                  benchmark (faultaround.bench=cost-elsewhere):
 #                  NAME-cost-hint-elsewhere.txt; BENCH_COST_WORKLOADS=LIST
 #                  measures those workloads instead of seq,touch,exec;
+#                  BENCH_COST_STOCK=VARIANT boots that stock variant
+#                  (nouffd-stock: stock with nouffd.config, against
+#                  BENCH_COST_PATCHED=nouffd);
 #                  BENCH_COST_STOCK_BYTES=N boots stock with a fixed window
 #                  of N bytes (4096: no fault-around, against which the
 #                  self-sizing window's cost is measured on x86_64);
@@ -380,13 +383,14 @@ for name in $guests; do
 		# host cannot favour one of them.
 		ok=1 stock_csvs=() patched_csvs=()
 		pv=${BENCH_COST_PATCHED:-}	# the patched kernel's variant
+		sv=${BENCH_COST_STOCK:-stock}	# the stock kernel's variant
 		cost_mode=cost cost_name=cost${pv:+-$pv}
 		if [ "${BENCH_COST_ELSEWHERE:-0}" = 1 ]; then
 			cost_mode=cost-elsewhere cost_name=cost-hint-elsewhere${pv:+-$pv}
 		fi
 		for boot in $(seq 1 "$nboots"); do
 			for variant in stock patched; do
-				v=$variant; [ "$v" = patched ] && v=$pv
+				v=$sv; [ "$variant" = patched ] && v=$pv
 				label=$variant; [ "$variant" = patched ] && label=patched${pv:+-$pv}
 				fixed=
 				[ $variant = stock ] && fixed=${BENCH_COST_STOCK_BYTES:+ faultaround.fixed_bytes=$BENCH_COST_STOCK_BYTES}

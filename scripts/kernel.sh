@@ -146,6 +146,7 @@ configure() {
 	kmake KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig >"$out/config.log" 2>&1 ||
 		{ tail -20 "$out/config.log" >&2; die "kernel configuration failed"; }
 	# allnoconfig drops silently what it cannot satisfy: say what and why.
+	# A later fragment overrides an earlier one: check the last setting.
 	while read -r line; do
 		case $line in
 		CONFIG_*=*)
@@ -158,7 +159,7 @@ configure() {
 			fi
 			;;
 		esac
-	done <"$out/fragments.config"
+	done < <(tac "$out/fragments.config" | awk -F= '/^CONFIG_/ && !seen[$1]++' | tac)
 	[ $bad = 0 ] || die "kernel config fragments not satisfied (kernel/configs/)"
 	echo "$want" >"$out/.faultaround-config"
 }
