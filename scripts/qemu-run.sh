@@ -132,7 +132,7 @@ if [ "$mode" = check ]; then
 	# A kernel built with the series' KUnit suites must have run them: a
 	# boot that did not tested less than its counts say.
 	if grep -q '^CONFIG_FAULT_AROUND_KUNIT_TEST=y' "$kdir/.config"; then
-		for suite in fault_around fault_around_shmem; do
+		for suite in fault_around fault_around_window fault_around_shmem; do
 			grep -q "^ *# Subtest: $suite\$" "$console" ||
 				fail+=("KUnit suite $suite did not run")
 		done

@@ -29,7 +29,6 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(TOP, "selftests")
 MM = "tools/testing/selftests/mm"
 CATEGORY = "faultaround"
-MAINTAINERS_SECTION = "MEMORY MANAGEMENT - FAULT-AROUND"
 
 
 def tests():
@@ -100,16 +99,16 @@ def edit_run_vmtests(text):
 
 
 def edit_maintainers(text):
-    """The new files join the section the series adds, at its end (tools/
-    sorts after the section's other F: entries)."""
+    """The new files join part 1's selftest in MEMORY MANAGEMENT - CORE, in
+    the order checkpatch wants: fa_util.*, fault_around_advice.c,
+    faultaround_*."""
+    anchor = "F:\t%s/fault_around_advice.c" % MM
     lines = text.split("\n")
-    if MAINTAINERS_SECTION not in lines:
-        sys.exit("MAINTAINERS: no section '%s'" % MAINTAINERS_SECTION)
-    i = lines.index(MAINTAINERS_SECTION)
-    while i < len(lines) and lines[i]:
-        i += 1
-    new = ["F:\t%s/fa_util.*" % MM, "F:\t%s/%s_*" % (MM, CATEGORY)]
-    return "\n".join(lines[:i] + new + lines[i:])
+    if anchor not in lines:
+        sys.exit("MAINTAINERS: line '%s' not found; the kernel tree changed" % anchor)
+    i = lines.index(anchor)
+    return "\n".join(lines[:i] + ["F:\t%s/fa_util.*" % MM, anchor,
+                                   "F:\t%s/%s_*" % (MM, CATEGORY)] + lines[i + 1:])
 
 
 EDITS = {

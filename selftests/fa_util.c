@@ -240,7 +240,8 @@ bool fa_present_exactly(const void *addr, unsigned long pages,
 int fa_set_hint(void *addr, unsigned long pages, int order)
 {
 	return madvise(addr, pages * fa_page_size,
-		       order < 0 ? MADV_FAULTAROUND : MADV_FAULTAROUND_ORDER(order));
+		       order < 0 ? MADV_FAULTAROUND_UNSET :
+				   MADV_FAULTAROUND_ORDER(order));
 }
 
 bool fa_window_at(uint8_t *map, unsigned long pages, unsigned long pgoff,

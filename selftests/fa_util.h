@@ -109,7 +109,7 @@ bool fa_present_exactly(const void *addr, unsigned long pages,
 
 /*
  * madvise(MADV_FAULTAROUND_ORDER(@order)) on @pages pages at @addr;
- * MADV_FAULTAROUND (back to unset) for a negative @order.
+ * MADV_FAULTAROUND_UNSET (back to unset) for a negative @order.
  */
 int fa_set_hint(void *addr, unsigned long pages, int order);
 

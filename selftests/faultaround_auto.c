@@ -78,8 +78,9 @@ TEST_F(advice, random_maps_only_the_fault)
 }
 
 /*
- * What readahead brings in at a time, as a power of two: never less than
- * the system default, never more than a page table.
+ * What readahead brings in at a time, as a power of two, at most 512 pages
+ * (FAULT_AROUND_SEQ_MAX_PAGES): never less than the system default, never
+ * more than a page table.
  */
 TEST_F(advice, sequential_maps_the_readahead_window)
 {
@@ -88,7 +89,7 @@ TEST_F(advice, sequential_maps_the_readahead_window)
 
 	if (!nr)
 		SKIP(return, "the system default is \"auto\"");
-	while (want * 2 <= ra)
+	while (want * 2 <= ra && want < 512)
 		want *= 2;
 	if (want < nr)
 		want = nr;

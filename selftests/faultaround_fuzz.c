@@ -3,7 +3,8 @@
  * Random arguments: a bounded storm of madvise(MADV_FAULTAROUND...) and
  * prctl(PR_*_FAULTAROUND) calls with random addresses, lengths and
  * encodings against a map of mixed VMAs.  The process must survive, every
- * error must be a documented one, and the data must be intact.
+ * error must be a documented one, no valid value may be refused, and the
+ * data must be intact.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,13 +55,13 @@ static int random_advice(int max_order)
 {
 	switch (next() % 6) {
 	case 0:
-		return MADV_FAULTAROUND;
+		return MADV_FAULTAROUND_UNSET;
 	case 1:
 		return MADV_FAULTAROUND_ORDER((int)(next() % (max_order + 3)));
 	case 2:
 		/*
 		 * up to 253 are clamped, 254 is the self-sizing window,
-		 * 255 overflows
+		 * 255 removes the hint
 		 */
 		return MADV_FAULTAROUND_ORDER((int)(next() % 256));
 	case 3:
@@ -70,6 +71,13 @@ static int random_advice(int max_order)
 	default:
 		return MADV_FAULTAROUND_ORDER(max_order);
 	}
+}
+
+/* Only the field's bits set besides MADV_FAULTAROUND: any 8-bit value. */
+static bool well_formed(int advice)
+{
+	return (advice & ~(MADV_FAULTAROUND_MASK << MADV_FAULTAROUND_SHIFT)) ==
+	       MADV_FAULTAROUND;
 }
 
 TEST(random_madvise_and_prctl)
@@ -103,23 +111,37 @@ TEST(random_madvise_and_prctl)
 	for (i = 0; i < n; i++) {
 		uint8_t *addr = base + (next() % (6 * AREA_PAGES + 4)) * fa_page_size;
 		size_t len = (next() % (3 * AREA_PAGES)) * fa_page_size;
+		/* Within the map, for EINVAL to refuse nothing but the call. */
+		bool valid = (uintptr_t)addr + len <= (uintptr_t)(base + 6 * area);
 
-		if (next() % 16 == 0)
+		if (next() % 16 == 0) {
 			addr += next() % fa_page_size;	/* unaligned */
-		if (next() % 64 == 0)
+			valid = false;
+		}
+		if (next() % 64 == 0) {
 			len = (size_t)next();		/* huge or wrapping */
+			valid = false;
+		}
 
 		if (next() % 4 == 0) {
 			unsigned long a2 = next() % 8 == 0 ? next() : next() % 258;
+			unsigned long a3 = next() % 8 == 0;
 
-			ret = prctl(PR_SET_FAULTAROUND, a2, next() % 8 == 0, 0, 0);
+			valid = a2 <= 255 && !a3;
+			ret = prctl(PR_SET_FAULTAROUND, a2, a3, 0, 0);
 		} else {
-			ret = madvise(addr, len, random_advice(max));
+			int advice = random_advice(max);
+
+			valid = valid && well_formed(advice);
+			ret = madvise(addr, len, advice);
 		}
 		err = errno;
 		if (ret) {
 			ASSERT_TRUE(err == EINVAL || err == ENOMEM)
 				TH_LOG("call %lu: unexpected errno %d", i, err);
+			/* Every value of the 8-bit field, and of the prctl's, is valid. */
+			ASSERT_FALSE(valid && err == EINVAL)
+				TH_LOG("call %lu: EINVAL for a valid value", i);
 		}
 		/* Touch the file mappings now and then under the new hints. */
 		if (i % 1024 == 0) {

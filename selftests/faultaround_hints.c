@@ -160,19 +160,67 @@ TEST_F(hint, order_above_max_is_clamped)
 	}
 }
 
-/* Bits outside the field and the reserved field value change nothing. */
-TEST_F(hint, garbage_bits_and_reserved_field_are_einval)
+/* Bits above the field, or a negative advice, are EINVAL and change nothing. */
+TEST_F(hint, bits_above_the_field_are_einval)
 {
 	size_t len = self->m.pages * fa_page_size;
 
 	ASSERT_EQ(fa_set_hint(self->m.map, self->m.pages, 2), 0);
 	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | (1 << 16)), -1);
 	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(1) | (1 << 24)), -1);
+	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND | INT_MIN), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(madvise(self->m.map, len, MADV_FAULTAROUND_ORDER(255)), -1);
-	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), 2);
+}
+
+/*
+ * Every value of the 8-bit field is valid, the value PR_SET_FAULTAROUND
+ * takes: an order (plain MADV_FAULTAROUND is order 0, no fault-around, and
+ * one above the maximum is stored as it), 254 the self-sizing window, 255
+ * no hint, so the VMA follows the process default again.
+ */
+TEST_F(hint, every_field_value_is_valid)
+{
+	size_t len = self->m.pages * fa_page_size;
+	int v, want;
+
+	for (v = 0; v <= MADV_FAULTAROUND_MASK; v++) {
+		ASSERT_EQ(madvise(self->m.map, len,
+				  MADV_FAULTAROUND | (v << MADV_FAULTAROUND_SHIFT)), 0)
+			TH_LOG("value %d: %s", v, strerror(errno));
+		/* smaps for the orders up to one past the maximum and the top three */
+		if (v > self->max_order + 1 && v < PR_FAULTAROUND_AUTO - 1)
+			continue;
+		if (v == PR_FAULTAROUND_UNSET)
+			want = -1;
+		else if (v == PR_FAULTAROUND_AUTO)
+			want = FA_ORDER_AUTO;
+		else
+			want = v < self->max_order ? v : self->max_order;
+		EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), want)
+			TH_LOG("value %d", v);
+	}
+}
+
+/*
+ * Under a process default, plain MADV_FAULTAROUND is order 0, a hint of
+ * its own, and MADV_FAULTAROUND_UNSET hands the VMA back to the default.
+ */
+TEST_F(hint, plain_is_order_0_and_unset_follows_the_process_default)
+{
+	unsigned long idx = fa_probe(&self->m);
+
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, 2, 0, 0, 0), 0);
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
+			  MADV_FAULTAROUND), 0);
+	EXPECT_TRUE(fa_window_is(&self->m, idx, 1));
+	ASSERT_EQ(madvise(self->m.map, self->m.pages * fa_page_size,
+			  MADV_FAULTAROUND_UNSET), 0);
+	EXPECT_EQ(fa_smaps_order(self->m.map, NULL, NULL), -1);
+	EXPECT_TRUE(fa_window_is(&self->m, idx, 4));
+	ASSERT_EQ(prctl(PR_SET_FAULTAROUND, PR_FAULTAROUND_UNSET, 0, 0, 0), 0);
 }
 
 TEST_F(hint, unaligned_start_and_wrapping_length_are_einval)

@@ -130,7 +130,7 @@ static void *mutator(void *arg)
 				MADV_FAULTAROUND_ORDER((int)((x >> 8) % (st->max_order + 1))));
 			break;
 		case 1:	/* clear them */
-			madvise(st->map + a, b - a + fa_page_size, MADV_FAULTAROUND);
+			madvise(st->map + a, b - a + fa_page_size, MADV_FAULTAROUND_UNSET);
 			break;
 		case 2:	/* split with mprotect, then undo */
 			mprotect(st->map + a, b - a + fa_page_size, PROT_READ | PROT_WRITE);

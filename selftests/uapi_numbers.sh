@@ -16,7 +16,8 @@ ours_value() {
 }
 
 # The value a kernel header gives NAME: its #define line, or for a macro
-# built from others (MADV_FAULTAROUND_AUTO) what the preprocessor makes of it.
+# built from others (MADV_FAULTAROUND_AUTO, MADV_FAULTAROUND_UNSET) what the
+# preprocessor makes of it.
 kernel_value() {
 	local v
 
@@ -44,7 +45,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..16"
 for f in include/uapi/asm-generic/mman-common.h arch/alpha/include/uapi/asm/mman.h \
 	 arch/mips/include/uapi/asm/mman.h arch/parisc/include/uapi/asm/mman.h \
 	 arch/xtensa/include/uapi/asm/mman.h; do
@@ -53,12 +54,14 @@ done
 check MADV_FAULTAROUND_SHIFT include/uapi/asm-generic/mman-common.h
 check MADV_FAULTAROUND_MASK include/uapi/asm-generic/mman-common.h
 check MADV_FAULTAROUND_AUTO include/uapi/asm-generic/mman-common.h
+check MADV_FAULTAROUND_UNSET include/uapi/asm-generic/mman-common.h
 check PR_SET_FAULTAROUND include/uapi/linux/prctl.h
 check PR_GET_FAULTAROUND include/uapi/linux/prctl.h
 check PR_FAULTAROUND_UNSET include/uapi/linux/prctl.h
 check PR_FAULTAROUND_AUTO include/uapi/linux/prctl.h
-# The order encoding, compared as an expression for a few orders.
-for o in 0 9; do
+# The order encoding, compared as an expression for a few orders: none,
+# the largest of any MMU so far, the largest the ABI carries.
+for o in 0 9 253; do
 	n=$((n + 1))
 	k=$(printf '#include "%s"\nMADV_FAULTAROUND_ORDER(%s)\n' \
 		"$tree/include/uapi/asm-generic/mman-common.h" $o | cc -E -P - | tail -1 | tr -d " \t")

@@ -60,11 +60,12 @@ extern "C" {
  * system default (it is not the system default from boot). */
 #define FAULTAROUND_AUTO_BYTES		((size_t)-1)
 
-/* Largest order the ABI carries (253: the madvise field holds order + 1
- * and its value 0xff is the self-sizing window).  Any order up to it is
- * accepted; the kernel stores one above faultaround_max_order(), the
- * running MMU's limit, as that limit, and faultaround_get() and
- * faultaround_get_default() report the order in effect. */
+/* Largest order the ABI carries (253: madvise and prctl take one 8-bit
+ * value, whose two highest, 254 and 255, are FAULTAROUND_AUTO and
+ * FAULTAROUND_UNSET).  Any order up to it is accepted; the kernel stores
+ * one above faultaround_max_order(), the running MMU's limit, as that
+ * limit, and faultaround_get() and faultaround_get_default() report the
+ * order in effect. */
 #define FAULTAROUND_ORDER_LIMIT		(MADV_FAULTAROUND_MASK - 2)
 
 /* --- version of the library running (since 1.1) ------------------------ */

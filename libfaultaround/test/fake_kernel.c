@@ -10,11 +10,12 @@
  *  - the library reads DIR/max_order and DIR/default_bytes instead of
  *    /sys/kernel/mm/faultaround (the test writes them);
  *  - madvise(MADV_FAULTAROUND...) and prctl(PR_{SET,GET}_FAULTAROUND) do not
- *    reach the kernel: they are checked as the kernel checks them (orders
- *    0 to 253, an order above DIR/max_order stored as that maximum, the
- *    self-sizing window 254, unset; an unaligned start, a length that
- *    wraps or bits above the order field are EINVAL, a range with a hole
- *    ENOMEM) and appended to DIR/calls, one line per call that succeeded:
+ *    reach the kernel: they are checked as the kernel checks them (one
+ *    value for both: orders 0 to 253, an order above DIR/max_order stored
+ *    as that maximum, the self-sizing window 254, unset 255; an unaligned
+ *    start, a length that wraps or bits above the madvise field are
+ *    EINVAL, a range with a hole ENOMEM) and appended to DIR/calls, one
+ *    line per call that succeeded:
  *        PID IMAGE madvise START END ORDER PATH
  *        PID IMAGE prctl ORDER
  *    IMAGE tells apart the images one PID runs across execve(), PATH is
@@ -140,10 +141,11 @@ static int fake_log(const char *fmt, ...)
 }
 
 /*
- * An order as the kernel takes it, from prctl() or from the madvise field
- * minus one (so field 0xff, MADV_FAULTAROUND_AUTO, is PR_FAULTAROUND_AUTO
- * here): 0 to 253 clamped to the maximum, the self-sizing window, unset; -1
- * for anything else.
+ * A value as the kernel takes it, from prctl() or from the madvise field
+ * (the same value: field 254, MADV_FAULTAROUND_AUTO, is PR_FAULTAROUND_AUTO
+ * and field 255, MADV_FAULTAROUND_UNSET, PR_FAULTAROUND_UNSET): 0 to 253
+ * clamped to the maximum, the self-sizing window, unset; -1 for anything
+ * else.
  */
 static int fake_order(unsigned long order)
 {
@@ -167,8 +169,9 @@ int fa_kernel_madvise(void *addr, size_t len, int advice)
 
 	if (!fake_dir() || (advice & 0xff) != MADV_FAULTAROUND)
 		return madvise(addr, len, advice);
-	order = field ? fake_order(field - 1) : FAULTAROUND_UNSET;
-	if (field > MADV_FAULTAROUND_MASK || order == -1 ||
+	/* Bits above the field (a negative advice among them) are EINVAL. */
+	order = field > MADV_FAULTAROUND_MASK ? -1 : fake_order(field);
+	if (order == -1 ||
 	    ((uintptr_t)addr & (page - 1))) {
 		errno = EINVAL;
 		return -1;

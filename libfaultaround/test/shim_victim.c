@@ -277,6 +277,14 @@ static int abi(void)
 	if (r == 0)
 		r = faultaround_get(p, &order);
 	abi_line("hint 253", r, order);
+	r = faultaround_set(p, 3 * page, 0);
+	if (r == 0)
+		r = faultaround_get(p, &order);
+	abi_line("hint 0", r, order);
+	r = faultaround_set(p, 3 * page, FAULTAROUND_UNSET);
+	if (r == 0)
+		r = faultaround_get(p, &order);
+	abi_line("hint unset", r, order);
 	r = faultaround_set_default(FAULTAROUND_AUTO);
 	abi_line("default auto", r, faultaround_get_default());
 	r = faultaround_set_default(FAULTAROUND_ORDER_LIMIT);

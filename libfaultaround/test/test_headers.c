@@ -50,9 +50,10 @@ static void expected_values(const struct fa_consts *sys, const struct fa_consts 
 
 	for (i = 0; i < FA_NCONSTS; i++)
 		want[i] = sys->v[i] != FA_UNDEFINED ? sys->v[i] : uapi->v[i];
+	want[FA_AUTO] = want[FA_PR_AUTO];
 	want[FA_UNSET] = want[FA_PR_UNSET];
-	/* The field holds order + 1; its all-ones value is the self-sizing
-	 * window. */
+	/* The field's two highest values are the self-sizing window and
+	 * unset. */
 	want[FA_ORDER_LIMIT] = want[FA_MADV_MASK] - 2;
 }
 
@@ -76,6 +77,36 @@ static int same(const char *mode, const struct fa_consts *c, const long want[FA_
 	return ok;
 }
 
+/*
+ * madvise and prctl take one value: the advice carries in its field what
+ * PR_SET_FAULTAROUND takes, the order itself, PR_FAULTAROUND_AUTO or
+ * PR_FAULTAROUND_UNSET.
+ */
+static int one_encoding(const char *mode, const long v[FA_NCONSTS])
+{
+	long madv = v[FA_MADV], shift = v[FA_MADV_SHIFT];
+	int i, ok;
+
+	for (i = 0; i <= FA_PR_UNSET; i++) {
+		if (v[i] == FA_UNDEFINED) {
+			printf("# %s: %s undefined\n", mode, const_names[i]);
+			return 0;
+		}
+	}
+	ok = v[FA_MADV_ORDER3] == (madv | 3L << shift) &&
+	     v[FA_MADV_AUTO] == (madv | v[FA_PR_AUTO] << shift) &&
+	     v[FA_MADV_UNSET] == (madv | v[FA_PR_UNSET] << shift) &&
+	     v[FA_PR_AUTO] == v[FA_MADV_MASK] - 1 &&
+	     v[FA_PR_UNSET] == v[FA_MADV_MASK];
+
+	if (!ok)
+		printf("# %s: MADV_FAULTAROUND_ORDER(3) %#lx, _AUTO %#lx, _UNSET %#lx;"
+		       " PR_FAULTAROUND_AUTO %ld, _UNSET %ld; field mask %#lx\n",
+		       mode, v[FA_MADV_ORDER3], v[FA_MADV_AUTO], v[FA_MADV_UNSET],
+		       v[FA_PR_AUTO], v[FA_PR_UNSET], v[FA_MADV_MASK]);
+	return ok;
+}
+
 static void check_mode(const char *mode, const fa_consts_fn fn[FA_UNITS], int skip_order)
 {
 	struct fa_consts c[FA_UNITS];
@@ -86,6 +117,8 @@ static void check_mode(const char *mode, const fa_consts_fn fn[FA_UNITS], int sk
 		if (n != skip_order)
 			fn[n](&c[n]);
 	expected_values(&c[FA_REF_SYSTEM], &c[FA_REF_UAPI], want);
+	result(one_encoding(mode, want), mode,
+	       "the madvise field carries the prctl value", NULL);
 	if (strcmp(mode, "sys")) {
 		const char *skip = c[FA_REF_SYSTEM].series_defs ? NULL :
 			"no kernel series headers (kernel/patches)";
@@ -120,7 +153,7 @@ int main(void)
 	static const fa_consts_fn series[FA_UNITS] = FA_CONSTS_TABLE(series);
 	static const fa_consts_fn foreign[FA_UNITS] = FA_CONSTS_TABLE(foreign);
 
-	printf("TAP version 13\n1..%d\n", 3 * FA_ORDERS + 1);
+	printf("TAP version 13\n1..%d\n", 3 * FA_ORDERS + 4);
 	check_mode("sys", sys, -1);
 	check_mode("series", series, -1);
 	/* <faultaround/uapi.h> before kernel headers with other numbers is a

@@ -54,7 +54,8 @@ int main(void)
 	(void)set_default;
 	printf("%s %d %d %d\n", LIBFAULTAROUND_VERSION,
 	       faultaround_bytes_to_order(65536, 4096, 9),
-	       MADV_FAULTAROUND_ORDER(0) > MADV_FAULTAROUND,
+	       MADV_FAULTAROUND_UNSET ==
+	       (MADV_FAULTAROUND | (FAULTAROUND_UNSET << MADV_FAULTAROUND_SHIFT)),
 	       faultaround_check_version(FAULTAROUND_VERSION_MAJOR,
 					 FAULTAROUND_VERSION_MINOR));
 	return 0;

@@ -5,6 +5,7 @@
  * present bit) after one read fault on a memfd whose pages are all in the
  * page cache, mapped at an address aligned to the largest window.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -121,17 +122,44 @@ TEST_F(real, kernel_errors)
 	size_t len = self->pages * self->psize;
 
 	ASSERT_NE(MAP_FAILED, p);
-	/* the raw ABI, bypassing the library's own checks */
-	errno = 0;
-	/* LIMIT + 1 is the field's all-ones value, MADV_FAULTAROUND_AUTO */
-	EXPECT_EQ(-1, madvise(p, len, MADV_FAULTAROUND_ORDER(FAULTAROUND_ORDER_LIMIT + 2)));
-	EXPECT_EQ(EINVAL, errno);
+	/* the raw ABI, bypassing the library's own checks: bits above the
+	 * 8-bit field, and a negative advice */
 	errno = 0;
 	EXPECT_EQ(-1, madvise(p, len, MADV_FAULTAROUND | (1 << 16)));
 	EXPECT_EQ(EINVAL, errno);
 	errno = 0;
+	EXPECT_EQ(-1, madvise(p, len, MADV_FAULTAROUND | INT_MIN));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
 	EXPECT_EQ(-1, madvise(p + 1, len - self->psize, MADV_FAULTAROUND_ORDER(0)));
 	EXPECT_EQ(EINVAL, errno);
+	munmap(p, len);
+}
+
+/*
+ * What the library builds on: the madvise field carries the value the
+ * library and prctl take, so plain MADV_FAULTAROUND is order 0, and the
+ * field's two highest values are the self-sizing window and unset.
+ */
+TEST_F(real, raw_field_is_the_value)
+{
+	char *p = map_file(_metadata, self);
+	size_t len = self->pages * self->psize;
+	int order = -7;
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_FAULTAROUND));
+	ASSERT_EQ(0, faultaround_get(p, &order));
+	EXPECT_EQ(0, order);
+	ASSERT_EQ(0, madvise(p, len, MADV_FAULTAROUND_ORDER(FAULTAROUND_ORDER_LIMIT)));
+	ASSERT_EQ(0, faultaround_get(p, &order));
+	EXPECT_EQ(self->max, order);
+	ASSERT_EQ(0, madvise(p, len, MADV_FAULTAROUND_ORDER(FAULTAROUND_AUTO)));
+	ASSERT_EQ(0, faultaround_get(p, &order));
+	EXPECT_EQ(FAULTAROUND_AUTO, order);
+	ASSERT_EQ(0, madvise(p, len, MADV_FAULTAROUND_ORDER(FAULTAROUND_UNSET)));
+	ASSERT_EQ(0, faultaround_get(p, &order));
+	EXPECT_EQ(FAULTAROUND_UNSET, order);
 	munmap(p, len);
 }
 

@@ -219,16 +219,18 @@ tap_check "an order above the kernel's maximum is clamped, or said in debug" \
 	       grep -q 'FAULTAROUND=order:200: cannot set process default (order 200, kernel maximum $max)' '$tmp/err'"
 
 # What the ABI carries is taken: the self-sizing window, an order above the
-# maximum (stored as the maximum), and ENOMEM for a range with a hole.
+# maximum (stored as the maximum), order 0 (a hint of its own), unset (no
+# hint), and ENOMEM for a range with a hole.
 out=$(env $HENV LD_PRELOAD="$SHIM" FAULTAROUND=auto "$V" status)
 tap_check "FAULTAROUND=auto sets the self-sizing window" [ "$out" = "default order 254" ]
 env $HENV "$V" abi > "$tmp/abi.out" 2>&1
-printf '%s\n' "hint auto: 254" "hint 253: $max" "default auto: 254" "default 253: $max" \
+printf '%s\n' "hint auto: 254" "hint 253: $max" "hint 0: 0" "hint unset: 255" \
+	"default auto: 254" "default 253: $max" \
 	"hint on a range with a hole: Cannot allocate memory" > "$tmp/abi.want"
 if cmp -s "$tmp/abi.want" "$tmp/abi.out"; then
-	tap_ok "auto, the largest order and a hole are taken as the kernel takes them"
+	tap_ok "auto, the largest order, order 0, unset and a hole are taken as the kernel takes them"
 else
-	tap_not_ok "auto, the largest order and a hole are taken as the kernel takes them"
+	tap_not_ok "auto, the largest order, order 0, unset and a hole are taken as the kernel takes them"
 	diff "$tmp/abi.want" "$tmp/abi.out" | sed 's/^/# /'
 fi
 # valgrind, as above, on the hole check and on forked children of a
