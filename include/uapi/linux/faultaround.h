@@ -34,8 +34,10 @@
  *             default, so that the system default applies.
  * Every order in that range is accepted, whatever the machine.  The largest
  * that takes effect is one page table of the running MMU, since a window
- * never crosses one (/sys/kernel/mm/faultaround/max_order); a larger order
- * is stored as that largest, so that the same request works on every
+ * never crosses one, and at most 9 (512 pages, the MADV_SEQUENTIAL cap, so
+ * that no process maps more under one PTE lock than an x86-64 fault can):
+ * /sys/kernel/mm/faultaround/max_order.  A larger order is stored as that
+ * largest, so that the same request works on every
  * machine, and smaps, status and PR_GET_FAULTAROUND show the order in
  * effect.
  */
