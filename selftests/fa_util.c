@@ -45,6 +45,16 @@ unsigned long fa_table_pages(void)
 	return order < 0 ? 0 : 1UL << order;
 }
 
+unsigned long fa_pte_table_pages(void)
+{
+	uint64_t pmd = read_pmd_pagesize();
+	int order = fa_max_order();
+
+	if (pmd)
+		return pmd / fa_page_size;
+	return order < 0 || order >= 9 ? 0 : 1UL << order;
+}
+
 bool fa_may_change_system(void)
 {
 	return geteuid() == 0 && !getenv("FA_KEEP_SYSTEM");
@@ -444,7 +454,8 @@ int fa_status_order(void)
  * Whether @pages pages at @map cross the span of one PMD table, which maps
  * at least 512 page tables of @table pages on the MMUs we test (x86_64 and
  * pseries radix: 512, 1G; pseries hash 64K: 1024, 16G, so an 8G boundary
- * is a multiple of it).  fa_table_map_open() keeps a mapping inside one
+ * is a multiple of it); where @table is the 512-page cap and a page table
+ * is larger, the span tested divides the real one.  fa_table_map_open() keeps a mapping inside one
  * span, so that all its page tables hang off one PMD table.  The
  * self-sizing window reads no page table for its decision, so a scan no
  * longer starts its ramp again there; the placement is kept as it was.

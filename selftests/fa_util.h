@@ -23,13 +23,23 @@
 extern size_t fa_page_size;
 
 /*
- * The largest order, read from FA_SYSFS_MAX_ORDER: one page table, whose
- * pages are 1 << the order.  -1 when the kernel lacks the feature.
+ * The largest order, read from FA_SYSFS_MAX_ORDER: one page table, at most
+ * 9 (512 pages).  -1 when the kernel lacks the feature.
  */
 int fa_max_order(void);
 
-/* Pages mapped by one last-level page table, 1 << fa_max_order(), or 0. */
+/*
+ * The largest window a hint can ask for, 1 << fa_max_order(), or 0: a page
+ * table, or an aligned part of one where the table has more than 512 PTEs.
+ */
 unsigned long fa_table_pages(void);
+
+/*
+ * Pages mapped by one last-level page table: THP's PMD size over the page
+ * size, else 1 << fa_max_order() where that is below the 512-page cap;
+ * 0 where neither tells.
+ */
+unsigned long fa_pte_table_pages(void);
 
 /*
  * The directory a test variant's files go to: "ext4" is FA_EXT4DIR (NULL
