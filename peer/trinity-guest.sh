@@ -78,6 +78,7 @@ for c in $(echo "$calls" | tr , ' '); do
 		unknown="$unknown $c"
 	fi
 done
+grep -E "(^| )($(echo "$calls" | tr , '|')) : " /tmp/trinity.list | sed 's/^/# peer-trinity-list: /'
 echo "# peer-trinity: known${known:- none}"
 echo "# peer-trinity: unknown${unknown:- none}"
 [ -n "$known" ] || { echo "# peer-trinity: END rc=1 kernel=$kernel (no system call to fuzz)"; exit 1; }
@@ -136,8 +137,12 @@ if [ $trace = 1 ]; then
 		o=$(awk '/^overrun:/ {print $2}' "$s")
 		total=$((total + e + o))
 	done
-	src=$(grep -o 'source=[a-z]*' $t/trace | sort | uniq -c |
+	src=$(grep -o 'source=[^ ]*' $t/trace | sort | uniq -c |
 		awk '{ sub(/source=/, "", $2); printf "%s%s=%s", n++ ? "," : "", $2, $1 }')
+	# Two events of each source, as the buffer has them.
+	grep -o 'source=[^ ]*' $t/trace | sort -u | while read -r v; do
+		grep -m2 " $v\$" $t/trace | sed 's/^/# peer-trinity-event: /'
+	done
 	echo "# peer-trinity: tracepoint events $total by-source ${src:-none} (sources of the $(grep -c 'source=' $t/trace) still in the buffer)"
 else
 	echo "# peer-trinity: tracepoint events none (this kernel has no fault_around tracepoint)"

@@ -104,7 +104,7 @@ m=${rewritten:-0}
 	echo "## trinity on $name, $ops operations"
 	echo
 	echo '```'
-	grep -E '^# peer-trinity(-kind)?: ' "$c" | sed 's/^# //' || echo "(no trinity output)"
+	grep -E '^# peer-trinity(-kind|-list|-event)?: ' "$c" | sed 's/^# //' || echo "(no trinity output)"
 	echo '```'
 	echo
 	echo "trinity's last lines:"
@@ -117,7 +117,7 @@ m=${rewritten:-0}
 	line="peer: trinity $name calls ${n:-0} new-code $m reports $reports"
 	echo "$line"
 } >"$out.md"
-grep -E '^peer-trinity(-kind)?: ' "$out.md" | sed 's/^/  /' >&2 || true
+grep -E '^peer-trinity(-kind|-list|-event)?: ' "$out.md" | sed 's/^/  /' >&2 || true
 [ -s "$out.note" ] && warn "$name: $(cat "$out.note")"
 info "peer-trinity ($name): $((SECONDS - start))s, details in ${out#"$top"/}.md"
 echo "peer: trinity $name calls ${n:-0} new-code $m reports $reports"
