@@ -16,7 +16,10 @@
  *     and unset values, plain MADV_FAULTAROUND; and invalid advice: bits
  *     above the field set, a negative advice, trinity's own random value in
  *     the field.  The address and length stay trinity's (mostly one of its
- *     mappings); process_madvise keeps trinity's pidfd and iovec.
+ *     mappings); process_madvise keeps trinity's pidfd and iovec, and a
+ *     quarter of the rewritten madvise() calls are made through
+ *     process_madvise() on a pidfd of the caller or of its parent, since
+ *     trinity 1.9 never calls process_madvise() itself (below).
  *   prctl: PR_SET_FAULTAROUND with a small order, auto, unset, a random
  *     field value; with a value above 255 (invalid) or a non-zero unused
  *     argument (invalid); PR_GET_FAULTAROUND with zero and with non-zero
@@ -40,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <linux/faultaround.h>
@@ -183,6 +187,35 @@ static void fault_around_prctl(unsigned long long r, unsigned long a[5],
 	}
 }
 
+/*
+ * trinity 1.9 never calls process_madvise() (ppc64le's table lacks it;
+ * x86_64's has it and never picks it), so a quarter of the rewritten
+ * madvise() calls go through process_madvise() instead, on the same range
+ * (one iovec): with a pidfd of the caller, where it acts as madvise(), or,
+ * one time in four, of the parent (trinity's main process or a child's
+ * parent), which must refuse the advice.  The pidfd is opened and closed
+ * around the call.  Returns what madvise() would (0 for any byte count).
+ */
+static long fault_around_process_madvise(unsigned long long r,
+					 unsigned long addr, unsigned long len,
+					 unsigned long advice, const char **target)
+{
+	struct iovec iov = { .iov_base = (void *)addr, .iov_len = len };
+	int remote = ((r >> 40) & 3) == 0;
+	long pidfd, ret;
+	int err;
+
+	*target = remote ? "parent" : "self";
+	pidfd = real_syscall(SYS_pidfd_open, remote ? getppid() : getpid(), 0);
+	if (pidfd < 0)
+		return -1;
+	ret = real_syscall(SYS_process_madvise, pidfd, &iov, 1UL, advice, 0UL);
+	err = errno;
+	close((int)pidfd);
+	errno = err;
+	return ret < 0 ? ret : 0;
+}
+
 long syscall(long nr, ...)
 {
 	unsigned long a[6];
@@ -210,6 +243,20 @@ long syscall(long nr, ...)
 		case SYS_madvise:
 			call = "madvise";
 			a[2] = value = fault_around_advice(r, a[3], &kind);
+#if defined(SYS_process_madvise) && defined(SYS_pidfd_open)
+			if (((r >> 32) & 3) == 0) {
+				const char *target;
+
+				ret = fault_around_process_madvise(r, a[0], a[1],
+								   value, &target);
+				err = errno;
+				log_call(target[0] == 's' ? "process_madvise-self" :
+					 "process_madvise-parent", kind, value,
+					 ret, err);
+				errno = err;
+				return ret;
+			}
+#endif
 			break;
 #ifdef SYS_process_madvise
 		case SYS_process_madvise:
