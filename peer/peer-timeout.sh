@@ -5,7 +5,8 @@
 # peer_timeout CMD...: run CMD; past $PEER_TIMEOUT seconds (default 180)
 # print what each thread of CMD and of its children is doing in the kernel
 # (state, wchan, the kernel stack from /proc), so that a hang leaves a
-# trace on the console, then SIGKILL them all and return 137.
+# trace on the console, then SIGKILL them all and return 137.  With
+# PEER_TRACE=ksm-unmerge, "./ksm_tests -U" runs traced (peer-ksm-trace.sh).
 
 # peer_tree PID: PID and its descendants, from each process's parent in
 # /proc/*/stat (the field after the parenthesised name).
@@ -21,7 +22,11 @@ peer_tree() {
 
 peer_timeout() {
 	local limit=${PEER_TIMEOUT:-180} t0=$SECONDS pid p t rc
-	"$@" &
+	if [ "${PEER_TRACE:-}" = ksm-unmerge ] && [ "$*" = "./ksm_tests -U" ]; then
+		peer_ksm_trace "$@" &
+	else
+		"$@" &
+	fi
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ $((SECONDS - t0)) -ge "$limit" ]; then

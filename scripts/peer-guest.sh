@@ -26,12 +26,14 @@
 # peer.load=overfill runs the load of before 2026-12-03 instead, which
 # overfilled both (kept to show what ext4 does on a full device).
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
-# failure, and the run goes on.  The host (scripts/peer-report.py) reads
+# failure, and the run goes on.  peer.trace=ksm-unmerge runs
+# "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
+# suite N times in each setting ("# peer-repeat: I of N" before each).  The host (scripts/peer-report.py) reads
 # the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180 stress= load=fit
+settings=none cats= timeout=180 stress= load=fit trace= repeat=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
@@ -39,6 +41,8 @@ for arg in $(cat /proc/cmdline); do
 	peer.cats=*) cats=$(echo "${arg#peer.cats=}" | tr , ' ') ;;
 	peer.stress=*) stress=${arg#peer.stress=} ;;
 	peer.load=*) load=${arg#peer.load=} ;;
+	peer.trace=*) trace=${arg#peer.trace=} ;;
+	peer.repeat=*) repeat=${arg#peer.repeat=} ;;
 	esac
 done
 
@@ -78,7 +82,7 @@ echo "# peer-guest: categories $cats"
 
 in_root() {
 	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" "$@"
+		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" PEER_TRACE="$trace" "$@"
 }
 
 orig=
@@ -117,8 +121,11 @@ for s in $settings; do
 	echo "# peer-setting: BEGIN $s default_bytes=$(cat $fa/default_bytes 2>/dev/null || echo -)" \
 		"process=$([ -n "$pre" ] && echo auto || echo unset)"
 	start=$(cut -d. -f1 /proc/uptime)
-	in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'"
-	rc=$?
+	rc=0
+	for i in $(seq "$repeat"); do
+		[ "$repeat" = 1 ] || echo "# peer-repeat: $i of $repeat"
+		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" || rc=$?
+	done
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
 	# It also writes the system default, and must leave it as it was.

@@ -48,9 +48,11 @@ mkdir -p "$stage/peer"
 cp -a "$gb/root" "$stage/peer/root"
 cp -a "$mmdir" "$stage/peer/root/peer/mm"
 sed -e 's|^\(ksft_skip=4\)$|\1\
-. /peer/mm/peer-timeout.sh|' -e 's/("\$@" 2>&1) | tap_prefix/(peer_timeout "$@" 2>\&1) | tap_prefix/' \
+. /peer/mm/peer-timeout.sh\
+. /peer/mm/peer-ksm-trace.sh|' -e 's/("\$@" 2>&1) | tap_prefix/(peer_timeout "$@" 2>\&1) | tap_prefix/' \
 	"$mmdir/run_vmtests.sh" >"$stage/peer/root/peer/mm/run_vmtests-peer.sh"
 cp "$top/peer/peer-timeout.sh" "$stage/peer/root/peer/mm/peer-timeout.sh"
+cp "$top/peer/peer-ksm-trace.sh" "$stage/peer/root/peer/mm/peer-ksm-trace.sh"
 grep -q 'peer_timeout "\$@"' "$stage/peer/root/peer/mm/run_vmtests-peer.sh" ||
 	die "run_vmtests.sh changed: the time limit did not go in"
 chmod +x "$stage/peer/root/peer/mm/run_vmtests-peer.sh"

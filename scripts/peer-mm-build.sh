@@ -99,6 +99,12 @@ for t in $(progs); do
 done
 [ ${#missing[@]} -eq 0 ] || warn "mm selftests not built for $arch: ${missing[*]} (log: ${log#"$top"/})"
 printf '%s\n' "${missing[@]}" >"$inst/NOT-BUILT"
+# Where ksm_tests' own functions are, for the uprobes of
+# peer.trace=ksm-unmerge (peer/peer-ksm-trace.sh).
+if [ -f "$inst/ksm_tests" ]; then
+	"$top/scripts/peer-uprobes.sh" "${cross}readelf" "$inst/ksm_tests" \
+		check_ksm_unmerge ksm_do_scan assert_ksm_pages_count >"$inst/ksm_tests.uprobes"
+fi
 # The stress runs' other process (peer/churn.c), with the same headers.
 "${cross}gcc" -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$gb/churn" "$top/peer/churn.c" ||
 	die "peer/churn.c did not build"
