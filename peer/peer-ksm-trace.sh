@@ -39,9 +39,10 @@ peer_ksm_trace() {
 	echo 0 >$t/tracing_on
 	echo 0 >$t/events/ksm/enable
 	[ -d $t/events/peer_ksm ] && echo 0 >$t/events/peer_ksm/enable
-	echo >$t/uprobe_events
+	# (removing the uprobes empties the trace buffer: read it first)
 	grep -v '^#' $t/trace | sed 's/^/PEER-KSM-TRACE: /'
 	echo "PEER-KSM-TRACE: rc=$rc"
+	echo >$t/uprobe_events
 	echo >$t/trace
 	return $rc
 }
