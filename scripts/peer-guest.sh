@@ -28,12 +28,16 @@
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
-# suite N times in each setting ("# peer-repeat: I of N" before each).  The host (scripts/peer-report.py) reads
+# suite N times in each setting ("# peer-repeat: I of N" before each).
+# peer.watchdog=SECONDS prints, that often, every task in D state with
+# its kernel stack, using only the shell's builtins: a guest where no
+# process can fork any more (so that the per-test limit, which forks
+# "sleep", stops too) still says where its tasks wait.  The host (scripts/peer-report.py) reads
 # the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180 stress= load=fit trace= repeat=1
+settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
@@ -43,6 +47,7 @@ for arg in $(cat /proc/cmdline); do
 	peer.load=*) load=${arg#peer.load=} ;;
 	peer.trace=*) trace=${arg#peer.trace=} ;;
 	peer.repeat=*) repeat=${arg#peer.repeat=} ;;
+	peer.watchdog=*) watchdog=${arg#peer.watchdog=} ;;
 	esac
 done
 
@@ -84,6 +89,32 @@ in_root() {
 	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" PEER_TRACE="$trace" "$@"
 }
+
+# watch SECONDS: the watchdog of peer.watchdog=, forking nothing once
+# started (read -t on a FIFO that nobody writes is its sleep).
+watch() {
+	local f k v pid comm state line _
+	mkfifo /tmp/watchdog.fifo
+	exec 3<>/tmp/watchdog.fifo
+	while :; do
+		read -t "$1" line <&3
+		for f in /proc/[0-9]*/status; do
+			state= comm= pid=${f#/proc/} pid=${pid%/status}
+			while read -r k v; do
+				case $k in Name:) comm=$v ;; State:) state=$v ;; esac
+			done <"$f" 2>/dev/null
+			case $state in D*) ;; *) continue ;; esac
+			read -r line </proc/$pid/wchan 2>/dev/null
+			echo "# peer-watchdog: pid $pid comm $comm state $state wchan $line"
+			while read -r line; do
+				echo "# peer-watchdog:   $line"
+			done </proc/$pid/stack 2>/dev/null
+		done
+		read -r line _ </proc/uptime
+		echo "# peer-watchdog: checked at ${line}s"
+	done
+}
+[ -n "$watchdog" ] && watch "$watchdog" &
 
 orig=
 [ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)

@@ -88,7 +88,7 @@ benign_re=$kernel_benign_re
 info "booting $name ($mode), timeout ${timeout_s}s"
 start=$SECONDS
 set +e
-timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$console" |
+timeout -k 5 "$timeout_s" "${cmd[@]}" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' | tee "$console" |
 	awk -v mode="$mode" -v report="$report_re" -v benign="$benign_re" '
 	# Kernel reports are shown whatever the mode.
 	$0 ~ report && $0 !~ benign { print "!! " $0; fflush(); next }
