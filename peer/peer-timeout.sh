@@ -25,7 +25,9 @@ peer_timeout() {
 	if [ "${PEER_TRACE:-}" = ksm-unmerge ] && [ "$*" = "./ksm_tests -U" ]; then
 		peer_ksm_trace "$@" &
 	else
-		"$@" &
+		# its own session and process group, so that what it leaves
+		# behind can be found when it is gone
+		setsid "$@" &
 	fi
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
@@ -46,6 +48,15 @@ peer_timeout() {
 	done
 	wait "$pid"
 	rc=$?
+	# A test that exits and leaves a process of its own running (as
+	# charge_reserved_hugetlb.sh does when a check fails while its
+	# write_to_hugetlbfs sleeps, waiting to be signalled) keeps the
+	# suite's output pipe open, and run_vmtests.sh waits on it for ever.
+	if kill -0 -- -"$pid" 2>/dev/null; then
+		echo "PEER-LEFTOVER: the test left processes running; killed:" \
+			"$(ps -o pid=,comm= -s "$pid" 2>/dev/null | tr '\n' ' ')"
+		kill -KILL -- -"$pid" 2>/dev/null
+	fi
 	echo "peer-elapsed: $((SECONDS - t0))s"
 	return $rc
 }

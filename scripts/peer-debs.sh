@@ -27,6 +27,7 @@ pkgs=(
 	libcap-dev		# mlock-random-test, memfd_secret link -lcap
 	libcap2-bin		# capsh: stress-ng's mlock without CAP_IPC_LOCK
 	libnuma-dev		# ksm_tests, migration, rmap link -lnuma
+	procps			# pgrep and ps PID: charge_reserved_hugetlb.sh kills its writer with them
 	stress-ng		# the VM stressors
 	trinity			# the system call fuzzer
 )

@@ -29,8 +29,9 @@
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
-# peer.watchdog=SECONDS prints, that often, every task in D state with
-# its kernel stack, using only the shell's builtins: a guest where no
+# peer.watchdog=SECONDS prints, that often, every process's state and
+# wchan and every task in D state with its kernel stack, using only the
+# shell's builtins: a guest where no
 # process can fork any more (so that the per-test limit, which forks
 # "sleep", stops too) still says where its tasks wait.  The host (scripts/peer-report.py) reads
 # the console: "# peer-setting: BEGIN|END|SKIPPED" and run_vmtests.sh's TAP.
@@ -103,9 +104,13 @@ watch() {
 			while read -r k v; do
 				case $k in Name:) comm=$v ;; State:) state=$v ;; esac
 			done <"$f" 2>/dev/null
-			case $state in D*) ;; *) continue ;; esac
+			line=
+			read -r line </proc/$pid/cmdline 2>/dev/null
+			# kernel threads (no command line) only when in D state
+			case $state in D*) ;; *) [ -n "$line" ] || continue ;; esac
 			read -r line </proc/$pid/wchan 2>/dev/null
 			echo "# peer-watchdog: pid $pid comm $comm state $state wchan $line"
+			case $state in D*) ;; *) continue ;; esac
 			while read -r line; do
 				echo "# peer-watchdog:   $line"
 			done </proc/$pid/stack 2>/dev/null
