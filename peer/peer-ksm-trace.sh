@@ -28,8 +28,10 @@ peer_ksm_trace() {
 	echo >$t/trace
 	echo 16384 >$t/buffer_size_kb
 	while read -r f off; do
-		echo "p:peer_ksm/$f $bin:$off arg=$arg:s64" >>$t/uprobe_events
-		echo "r:peer_ksm/${f}_ret $bin:$off rc=$ret:s64" >>$t/uprobe_events
+		# both functions take an int or long first and return an int or
+		# bool: the low 32 bits say it all
+		echo "p:peer_ksm/$f $bin:$off arg=$arg:s32" >>$t/uprobe_events
+		echo "r:peer_ksm/${f}_ret $bin:$off rc=$ret:s32" >>$t/uprobe_events
 	done <$bin.uprobes
 	[ -d $t/events/peer_ksm ] && echo 1 >$t/events/peer_ksm/enable
 	echo 1 >$t/events/ksm/enable

@@ -27,7 +27,8 @@ pkgs=(
 	libcap-dev		# mlock-random-test, memfd_secret link -lcap
 	libcap2-bin		# capsh: stress-ng's mlock without CAP_IPC_LOCK
 	libnuma-dev		# ksm_tests, migration, rmap link -lnuma
-	procps			# pgrep and ps PID: charge_reserved_hugetlb.sh kills its writer with them
+	procps			# pgrep and ps PID: charge_reserved_hugetlb.sh finds its writer with them
+	psmisc			# killall --wait: and waits for it to go (busybox's killall cannot)
 	stress-ng		# the VM stressors
 	trinity			# the system call fuzzer
 )

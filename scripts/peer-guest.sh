@@ -30,7 +30,8 @@
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
 # peer.watchdog=SECONDS prints, that often, every process's state and
-# wchan and every task in D state with its kernel stack, using only the
+# wchan and every process in D state (its main thread) with its kernel
+# stack, using only the
 # shell's builtins: a guest where no
 # process can fork any more (so that the per-test limit, which forks
 # "sleep", stops too) still says where its tasks wait.  The host (scripts/peer-report.py) reads
@@ -103,23 +104,27 @@ watch() {
 			state= comm= pid=${f#/proc/} pid=${pid%/status}
 			while read -r k v; do
 				case $k in Name:) comm=$v ;; State:) state=$v ;; esac
-			done <"$f" 2>/dev/null
+			done 2>/dev/null <"$f"
 			line=
-			read -r line </proc/$pid/cmdline 2>/dev/null
+			read -r line 2>/dev/null </proc/$pid/cmdline
 			# kernel threads (no command line) only when in D state
 			case $state in D*) ;; *) [ -n "$line" ] || continue ;; esac
-			read -r line </proc/$pid/wchan 2>/dev/null
+			read -r line 2>/dev/null </proc/$pid/wchan
 			echo "# peer-watchdog: pid $pid comm $comm state $state wchan $line"
 			case $state in D*) ;; *) continue ;; esac
 			while read -r line; do
 				echo "# peer-watchdog:   $line"
-			done </proc/$pid/stack 2>/dev/null
+			done 2>/dev/null </proc/$pid/stack
 		done
 		read -r line _ </proc/uptime
 		echo "# peer-watchdog: checked at ${line}s"
 	done
 }
-[ -n "$watchdog" ] && watch "$watchdog" &
+wdpid=
+if [ -n "$watchdog" ]; then
+	watch "$watchdog" &
+	wdpid=$!
+fi
 
 orig=
 [ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)
@@ -160,7 +165,9 @@ for s in $settings; do
 	rc=0
 	for i in $(seq "$repeat"); do
 		[ "$repeat" = 1 ] || echo "# peer-repeat: $i of $repeat"
-		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" || rc=$?
+		# a failure (1) in any pass outranks a later pass's skips (4)
+		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" ||
+			{ r=$?; [ "$rc" = 1 ] || rc=$r; }
 	done
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
@@ -248,4 +255,7 @@ if [ -n "$stress" ] && [ "$stress" != 0 ]; then
 	[ $src = 0 ] && [ $crc = 0 ] || rc=1
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
 fi
+# The watchdog holds guest-init's output pipe open: stop it, or the
+# guest never powers off.
+[ -n "$wdpid" ] && kill "$wdpid"
 exit $rc

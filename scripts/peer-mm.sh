@@ -19,7 +19,7 @@
 #                   report needs the other's console from an earlier run)
 #   PEER_TRACE      ksm-unmerge: trace "ksm_tests -U" (peer/peer-ksm-trace.sh)
 #   PEER_REPEAT     run the suite this many times in each setting (default 1)
-#   PEER_WATCHDOG   seconds: print the guest's D-state tasks that often
+#   PEER_WATCHDOG   seconds: print the guest's processes' states that often
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -19,12 +19,17 @@ for f in "$@"; do
 	# ppc64le a static function is entered at its local entry point, N
 	# bytes past its symbol, so the probe goes there.
 	read -r addr local < <("$readelf" -sW "$bin" | awk -v f="$f" '
-		$4 == "FUNC" && ($NF == f || index($NF, f ".") == 1) {
+		$4 == "FUNC" && ($NF == f || ($NF ~ "^" f "\\.(isra|constprop)\\.")) {
 			n = 0
 			if (match($0, /<localentry>: [0-9]+/))
 				n = substr($0, RSTART + 14, RLENGTH - 14)
-			print $2, n; exit
-		}') || true
+			# 1 means "r2 not kept", not an offset
+			if (n == 1)
+				n = 0
+			print $2, n
+			if ($NF == f)
+				exit
+		}' | tail -1) || true
 	[ -n "${addr:-}" ] || continue
 	addr=$(printf '%x' $((0x$addr + local)))
 	echo "$segs" | while read -r vaddr off filesz; do
