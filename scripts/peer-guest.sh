@@ -167,7 +167,7 @@ for s in $settings; do
 		[ "$repeat" = 1 ] || echo "# peer-repeat: $i of $repeat"
 		# a failure (1) in any pass outranks a later pass's skips (4)
 		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" ||
-			{ r=$?; [ "$rc" = 1 ] || rc=$r; }
+			{ prc=$?; [ "$rc" = 1 ] || rc=$prc; }
 	done
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
