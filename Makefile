@@ -17,7 +17,11 @@
 #   make check-plain               the guests of make check on the plain kernels
 #   make deb                       Debian packages of the library, in build/deb
 #                                  (needs only dpkg-dev, debhelper, lintian)
-#   make soak                      the kernel's mm selftests and stress-ng, stock against patched
+#   make soak                      soak-mm, then soak-stress (docs/peer-tests.md: how long)
+#   make soak-mm                   the kernel's mm selftests, stock against patched, every setting
+#                                  [PEER_GUESTS="x86_64 pseries-radix pseries-hash"]
+#   make soak-stress               stress-ng with the churner, debug kernels against their stock twins
+#                                  [PEER_STRESS_GUESTS="x86_64 pseries-radix"]
 #
 # All output goes to build/ (ignored); nothing in the tree is written.
 
@@ -51,12 +55,12 @@ SUBDIRS := $(if $(SELFTESTS_FROM_TREE),,selftests) libfaultaround bench
 GOALS_libfaultaround := all harness-tests
 
 .PHONY: all deps kernel guest initramfs programs qemu-check qemu-shell check check-plain \
-	host-check checkpatch demo bench deb soak clean help
+	host-check checkpatch demo bench deb soak soak-mm soak-stress clean help
 
 all: help
 
 help:
-	@sed -n '3,22p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,26p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -109,7 +113,13 @@ check-plain: deps
 	@$(TOP)/scripts/check.sh plain
 
 soak: deps
-	@$(TOP)/scripts/peer-soak.sh
+	@$(TOP)/scripts/peer-soak.sh mm stress
+
+soak-mm: deps
+	@$(TOP)/scripts/peer-soak.sh mm
+
+soak-stress: deps
+	@$(TOP)/scripts/peer-soak.sh stress
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/ppc64le $(BUILD)/x86_64 $(BUILD)/results $(BUILD)/deb

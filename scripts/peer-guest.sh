@@ -25,6 +25,8 @@
 # and a sampler records the most the load took of the ext4 and of memory.
 # peer.load=overfill runs the load of before 2026-12-03 instead, which
 # overfilled both (kept to show what ext4 does on a full device).
+# peer.stress_rounds=N runs that load N times, one after the other
+# ("# peer-stress-round: I of N" before each), for a mean and a spread.
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
@@ -39,7 +41,7 @@
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog=
+settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog= rounds=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
@@ -50,6 +52,7 @@ for arg in $(cat /proc/cmdline); do
 	peer.trace=*) trace=${arg#peer.trace=} ;;
 	peer.repeat=*) repeat=${arg#peer.repeat=} ;;
 	peer.watchdog=*) watchdog=${arg#peer.watchdog=} ;;
+	peer.stress_rounds=*) rounds=${arg#peer.stress_rounds=} ;;
 	esac
 done
 
@@ -225,9 +228,13 @@ sample() {
 }
 
 rc=0
-if [ -n "$stress" ] && [ "$stress" != 0 ]; then
+i=0
+while [ -n "$stress" ] && [ "$stress" != 0 ] && [ $i -lt "$rounds" ]; do
+	i=$((i + 1))
 	d=/mnt/ext4/stress
+	rm -rf $r$d
 	mkdir -p $r$d
+	[ "$rounds" -gt 1 ] && echo "# peer-stress-round: $i of $rounds"
 	echo "# peer-stress: BEGIN ${stress}s in $d ($(grep " $r/mnt/ext4 " /proc/mounts | cut -d' ' -f3 || echo tmpfs)), load $load"
 	rm -f /tmp/sample.stop
 	sample $r$d &
@@ -254,7 +261,7 @@ if [ -n "$stress" ] && [ "$stress" != 0 ]; then
 	echo "# peer-stress: END stress-ng rc=$src churn rc=$crc"
 	[ $src = 0 ] && [ $crc = 0 ] || rc=1
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
-fi
+done
 # The watchdog holds guest-init's output pipe open: stop it, or the
 # guest never powers off.
 [ -n "$wdpid" ] && kill "$wdpid"

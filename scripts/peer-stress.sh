@@ -5,15 +5,21 @@
 # the churner (peer/churn.c; scripts/peer-guest.sh, peer.stress=) on the
 # debug kernel and on its stock twin (VARIANT=debug-stock: the unpatched
 # tree with the same debug options), one guest after the other so that
-# both see the same host.  Prints each kernel's stress-ng metrics side by
-# side and the line
+# both see the same host.  Each guest runs the load PEER_STRESS_ROUNDS
+# times; scripts/peer-stress-report.py puts the two kernels' bogo ops side
+# by side (mean and standard deviation over the rounds, every round in
+# build/results/peer-stress-GUEST-raw.csv), and the line
 #
 #   peer: stress GUEST stock rc=N reports=N patched rc=N reports=N verify-failures=N
 #
-# into build/results/peer-stress-GUEST.md.  Fails on a stress-ng or churner
-# failure or any kernel report on either kernel.
+# ends build/results/peer-stress-GUEST.md.  Fails on a stress-ng or churner
+# failure or any kernel report on either kernel.  The guests run without
+# -icount: the rates are TCG's on this host's load, a debug kernel's, and
+# the churner gives the stock kernel no hints to take (they fail with
+# EINVAL there), so they show the load each kernel carried, not a speed.
 #
-#   PEER_STRESS   seconds of stress (default 120)
+#   PEER_STRESS          seconds of stress per round (default 60)
+#   PEER_STRESS_ROUNDS   rounds per kernel (default 3)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +27,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 arch=${1:-x86_64}
 mmu=${2:-radix}
-secs=${PEER_STRESS:-120}
+secs=${PEER_STRESS:-60}
+rounds=${PEER_STRESS_ROUNDS:-3}
 name=$([ "$arch" = x86_64 ] && echo x86_64 || echo "pseries-$mmu")
 results=$BUILD/results
 out=$results/peer-stress-$name.md
@@ -38,26 +45,30 @@ for v in debug-stock debug; do
 	k=$([ $v = debug-stock ] && echo stock || echo patched)
 	QEMU_INITRD=$BUILD/peer/$arch/initramfs-$v.cpio.gz \
 	QEMU_CONSOLE=$results/peer-stress-$name-$k.console \
-	QEMU_TIMEOUT=$((secs * 4 + 600)) \
-	QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs" \
+	QEMU_TIMEOUT=$((secs * rounds * 4 + 600)) \
+	QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs peer.stress_rounds=$rounds" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$v" \
 		>"$results/peer-stress-$name-$k.run.log" 2>&1 || rc=1
 done
 
 {
-	echo "## stress-ng --verify next to the churner, $name debug kernels, ${secs}s"
+	echo "## stress-ng --verify next to the churner, $name debug kernels, $rounds rounds of ${secs}s"
+	echo
+	"$top/scripts/peer-stress-report.py" "$name" "$results/peer-stress-$name-stock.console" \
+		"$results/peer-stress-$name-patched.console" "$results/peer-stress-$name-raw.csv"
 	echo
 	for k in stock patched; do
-		c=$results/peer-stress-$name-$k.console
-		echo "### $k"
-		echo '```'
-		grep -E '^# peer-(stress|stress-ng|churn): ' "$c" | sed 's/^# peer-//' || echo "(no stress output)"
-		echo '```'
+		echo "$k: $(grep -E '^# peer-stress: (peak|END)' "$results/peer-stress-$name-$k.console" |
+			sed 's/^# peer-stress: //' | paste -sd';' || echo "(no stress output)")"
 	done
+	echo
 	line="peer: stress $name"
 	for k in stock patched; do
 		c=$results/peer-stress-$name-$k.console
-		r=$(sed -n 's/^# peer-stress: END stress-ng rc=\([0-9]*\) churn rc=\([0-9]*\).*/\1,\2/p' "$c")
+		# One rc pair per round; a guest that died mid-way ends fewer.
+		r=$(sed -n 's/^# peer-stress: END stress-ng rc=\([0-9]*\) churn rc=\([0-9]*\).*/\1,\2/p' "$c" | sort -u | paste -sd/)
+		e=$(grep -c '^# peer-stress: END' "$c" || true)
+		[ "$e" = "$rounds" ] || r="${r:-none}($e-of-$rounds-rounds)"
 		n=$(grep -E "$kernel_report_re" "$c" | grep -cvE "$kernel_benign_re" || true)
 		line+=" $k rc=${r:-none} reports=$n"
 	done
