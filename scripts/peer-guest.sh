@@ -129,6 +129,12 @@ if [ -n "$watchdog" ]; then
 	wdpid=$!
 fi
 
+# Swap in use, for tests that swap out (khugepaged): the settings run one
+# after another in one boot, and what one leaves in swap the next finds.
+swap_used() {
+	awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f " of " t " kB"}' /proc/meminfo
+}
+
 orig=
 [ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)
 [ "$cats" = none ] && settings=
@@ -163,7 +169,7 @@ for s in $settings; do
 	*) echo "# peer-setting: SKIPPED $s: unknown setting"; continue ;;
 	esac
 	echo "# peer-setting: BEGIN $s default_bytes=$(cat $fa/default_bytes 2>/dev/null || echo -)" \
-		"process=$([ -n "$pre" ] && echo auto || echo unset)"
+		"process=$([ -n "$pre" ] && echo auto || echo unset) swap used $(swap_used)"
 	start=$(cut -d. -f1 /proc/uptime)
 	rc=0
 	for i in $(seq "$repeat"); do
@@ -184,7 +190,7 @@ for s in $settings; do
 	echo "# peer-own: $s faultaround_stock rc=$orc $(grep -E '^ok ' /tmp/own.log | grep -vc '# SKIP') passed," \
 		"$(grep -cE '^not ok' /tmp/own.log) failed, $(grep -cE '^ok .*# SKIP' /tmp/own.log) skipped, $kept"
 	sed 's/^/# peer-own-log: /' /tmp/own.log
-	echo "# peer-setting: END $s rc=$rc $(($(cut -d. -f1 /proc/uptime) - start))s"
+	echo "# peer-setting: END $s rc=$rc $(($(cut -d. -f1 /proc/uptime) - start))s, swap used $(swap_used)"
 	[ -n "$orig" ] && echo "$orig" >$fa/default_bytes
 done
 
