@@ -6,6 +6,10 @@ The table of a peer run (scripts/peer-mm.sh): every test run_vmtests.sh
 ran, its result on the stock kernel and in each setting of the patched one
 (scripts/peer-guest.sh), then the line
 
+    peer: mm-selftests NAME SETTING stock P/F/S patched P/F/S regressions N
+
+for each setting of the patched kernel, then
+
     peer: mm-selftests NAME stock P/F/S patched P/F/S regressions N
 
 where the patched counts add up every setting that ran (a test counts once
@@ -184,6 +188,11 @@ def main():
     else:
         stress_line, stress_ok = None, True
     out.append('')
+    for c, r in cols[1:]:
+        k = counts(r['tests'])
+        out.append('peer: mm-selftests %s %s stock %d/%d/%d patched %d/%d/%d regressions %d' % (
+            name, c, s['PASS'], s['FAIL'], s['SKIP'], k['PASS'], k['FAIL'], k['SKIP'],
+            len({n for n, rc, _ in regressions if rc == c})))
     out.append('peer: mm-selftests %s stock %d/%d/%d patched %d/%d/%d regressions %d' % (
         name, s['PASS'], s['FAIL'], s['SKIP'], p['PASS'], p['FAIL'], p['SKIP'], len(reg_tests)))
     if stress_line:
