@@ -135,6 +135,21 @@ swap_used() {
 	awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f " of " t " kB"}' /proc/meminfo
 }
 
+# empty_swap: start a setting with the swap empty, as the first one starts
+# after boot.  One pass of the thp category leaves all of it in use, and
+# khugepaged's swap-out tests (MADV_PAGEOUT, then the swap bit in pagemap)
+# then fail in every later setting.
+empty_swap() {
+	local used
+	used=$(awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f}' /proc/meminfo)
+	[ "$used" -gt 0 ] && [ "$swap" != none ] || return 0
+	if swapoff /dev/ram1 && swapon /dev/ram1; then
+		echo "# peer-setting: swap emptied (swapoff, swapon /dev/ram1): $used kB were in use"
+	else
+		echo "# peer-setting: swap NOT emptied: swapoff or swapon /dev/ram1 failed"
+	fi
+}
+
 orig=
 [ -f $fa/default_bytes ] && orig=$(cat $fa/default_bytes)
 [ "$cats" = none ] && settings=
@@ -168,6 +183,7 @@ for s in $settings; do
 		;;
 	*) echo "# peer-setting: SKIPPED $s: unknown setting"; continue ;;
 	esac
+	empty_swap
 	echo "# peer-setting: BEGIN $s default_bytes=$(cat $fa/default_bytes 2>/dev/null || echo -)" \
 		"process=$([ -n "$pre" ] && echo auto || echo unset) swap used $(swap_used)"
 	start=$(cut -d. -f1 /proc/uptime)
