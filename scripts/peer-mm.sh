@@ -35,8 +35,13 @@ case $arch in
 x86_64) name=x86_64 huge="hugepages=128" ;;
 ppc64le)
 	name=pseries-$mmu
-	# 256 MiB of huge pages: 2M ones on radix, 16M ones on hash.
-	case $mmu in radix) huge="hugepages=128" ;; hash) huge="hugepages=16" ;; esac
+	# 256 MiB of huge pages: 2M ones on radix, 16M ones on hash, which
+	# qemu offers a hash guest only when told to ("HugeTLB: hugepages
+	# unsupported" without it).
+	case $mmu in
+	radix) huge="hugepages=128" ;;
+	hash) huge="hugepages=16"; export QEMU_PSERIES_CAPS=cap-hpt-max-page-size=16M ;;
+	esac
 	;;
 *) die "unknown ARCH '$arch'" ;;
 esac

@@ -14,6 +14,7 @@
 #   MODE shell  an interactive shell on the console.
 #
 # ARCH ppc64le (pseries, VOF, power9; MMU radix or hash) or x86_64.
+# QEMU_PSERIES_CAPS: more pseries machine options, comma-separated.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ ppc64le)
 	hash) mmu_arg=disable_radix ;;
 	*) die "unknown MMU '$mmu' (radix or hash)" ;;
 	esac
-	cmd=(qemu-system-ppc64 -M pseries,x-vof=on -cpu power9 -vga none -net none
+	cmd=(qemu-system-ppc64 -M "pseries,x-vof=on${QEMU_PSERIES_CAPS:+,$QEMU_PSERIES_CAPS}" -cpu power9 -vga none -net none
 	     -kernel "$kdir/vmlinux")
 	append="console=hvc0 $mmu_arg $append"
 	;;
