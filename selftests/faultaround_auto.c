@@ -54,8 +54,8 @@ FIXTURE_TEARDOWN(advice)
 /*
  * A new VMA's two streams sit at virtual page index 2048 modulo 4096
  * (VMA_FAULT_AROUND_INIT), and a fault within two pages of one is taken
- * for that stream's next, as the kernel documents: such a page is not a
- * lookup away from every stream.
+ * for that stream's next until two other faults have replaced them: such
+ * a page is not a lookup away from every stream.
  */
 static bool near_a_new_stream(const uint8_t *page)
 {
