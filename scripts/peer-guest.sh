@@ -31,6 +31,9 @@
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
+# peer.loop=uffd-events runs, in place of the suite, only
+# uffd-unit-tests' events tests (-f events) N times a setting, under the
+# time limit: a line per run, the output of a failed one, and a count.
 # peer.watchdog=SECONDS prints, that often, every process's state and
 # wchan and every process in D state (its main thread) with its kernel
 # stack, using only the
@@ -41,7 +44,7 @@
 
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
-settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog= rounds=1
+settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog= rounds=1 loop=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
@@ -53,6 +56,7 @@ for arg in $(cat /proc/cmdline); do
 	peer.repeat=*) repeat=${arg#peer.repeat=} ;;
 	peer.watchdog=*) watchdog=${arg#peer.watchdog=} ;;
 	peer.stress_rounds=*) rounds=${arg#peer.stress_rounds=} ;;
+	peer.loop=*) loop=${arg#peer.loop=} ;;
 	esac
 done
 
@@ -129,10 +133,16 @@ if [ -n "$watchdog" ]; then
 	wdpid=$!
 fi
 
-# Swap in use, for tests that swap out (khugepaged): the settings run one
-# after another in one boot, and what one leaves in swap the next finds.
+# Swap in use and in all, in kB, for tests that swap out (khugepaged): the
+# settings run one after another in one boot, and what one leaves in swap
+# the next finds.
+swap_kb() {
+	awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f, t}' /proc/meminfo
+}
+
 swap_used() {
-	awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f " of " t " kB"}' /proc/meminfo
+	set -- $(swap_kb)
+	echo "$1 of $2 kB"
 }
 
 # empty_swap: start a setting with the swap empty, as the first one starts
@@ -141,13 +151,24 @@ swap_used() {
 # then fail in every later setting.
 empty_swap() {
 	local used
-	used=$(awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f}' /proc/meminfo)
+	used=$(swap_kb | cut -d' ' -f1)
 	[ "$used" -gt 0 ] && [ "$swap" != none ] || return 0
 	if swapoff /dev/ram1 && swapon /dev/ram1; then
 		echo "# peer-setting: swap emptied (swapoff, swapon /dev/ram1): $used kB were in use"
 	else
 		echo "# peer-setting: swap NOT emptied: swapoff or swapon /dev/ram1 failed"
 	fi
+}
+
+# loop_uffd_events I: run I of peer.loop=uffd-events in this setting ($pre),
+# its output kept only where it fails.  Returns its exit status.
+loop_uffd_events() {
+	local lrc=0
+	in_root sh -c "cd /peer/mm && exec timeout $timeout $pre ./uffd-unit-tests -f events" \
+		>/tmp/loop.log 2>&1 || lrc=$?
+	echo "# peer-loop: uffd-events $s run $1 rc=$lrc"
+	[ "$lrc" = 0 ] || sed 's/^/# peer-loop-log: /' /tmp/loop.log
+	return $lrc
 }
 
 orig=
@@ -188,12 +209,18 @@ for s in $settings; do
 		"process=$([ -n "$pre" ] && echo auto || echo unset) swap used $(swap_used)"
 	start=$(cut -d. -f1 /proc/uptime)
 	rc=0
+	failed=0
 	for i in $(seq "$repeat"); do
+		if [ "$loop" = uffd-events ]; then
+			loop_uffd_events "$i" || { failed=$((failed + 1)); rc=1; }
+			continue
+		fi
 		[ "$repeat" = 1 ] || echo "# peer-repeat: $i of $repeat"
 		# a failure (1) in any pass outranks a later pass's skips (4)
 		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" ||
 			{ prc=$?; [ "$rc" = 1 ] || rc=$prc; }
 	done
+	[ -z "$loop" ] || echo "# peer-loop: uffd-events $s $((repeat - failed)) passed, $failed failed of $repeat"
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
 	# It also writes the system default, and must leave it as it was.

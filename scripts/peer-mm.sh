@@ -19,6 +19,8 @@
 #                   report needs the other's console from an earlier run)
 #   PEER_TRACE      ksm-unmerge: trace "ksm_tests -U" (peer/peer-ksm-trace.sh)
 #   PEER_REPEAT     run the suite this many times in each setting (default 1)
+#   PEER_LOOP       uffd-events: run only uffd-unit-tests -f events, PEER_REPEAT
+#                   times a setting, in place of the suite
 #   PEER_WATCHDOG   seconds: print the guest's processes' states that often
 set -euo pipefail
 
@@ -71,7 +73,7 @@ boot() {
 	QEMU_INITRD=$BUILD/peer/$arch/initramfs-$variant.cpio.gz \
 	QEMU_CONSOLE=$results/peer-$name-$tag.console \
 	QEMU_MEM=${PEER_MEM:-4G} QEMU_TIMEOUT=$((n * ${PEER_GUEST_BUDGET:-3600})) \
-	QEMU_APPEND="printk.devkmsg=on $huge brd.rd_nr=2 peer.settings=$s peer.timeout=$per_test peer.stress=$stress${cats:+ peer.cats=$cats}${PEER_TRACE:+ peer.trace=$PEER_TRACE}${PEER_REPEAT:+ peer.repeat=$PEER_REPEAT}${PEER_WATCHDOG:+ peer.watchdog=$PEER_WATCHDOG}" \
+	QEMU_APPEND="printk.devkmsg=on $huge brd.rd_nr=2 peer.settings=$s peer.timeout=$per_test peer.stress=$stress${cats:+ peer.cats=$cats}${PEER_TRACE:+ peer.trace=$PEER_TRACE}${PEER_REPEAT:+ peer.repeat=$PEER_REPEAT}${PEER_LOOP:+ peer.loop=$PEER_LOOP}${PEER_WATCHDOG:+ peer.watchdog=$PEER_WATCHDOG}" \
 		"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$variant" \
 		>"$results/peer-$name-$tag.run.log" 2>&1
 	echo $? >"$results/peer-$name-$tag.rc"
