@@ -31,9 +31,10 @@
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
-# peer.loop=uffd-events runs, in place of the suite, only
-# uffd-unit-tests' events tests (-f events) N times a setting, under the
-# time limit: a line per run, the output of a failed one, and a count.
+# peer.loop=uffd-events|cow runs, in place of the suite, only
+# uffd-unit-tests' events tests (-f events) or cow, peer.repeat times a
+# setting, under the time limit (exit status 124 where it hit it): a line
+# per run, the output of a failed one, and a count.
 # peer.watchdog=SECONDS prints, that often, every process's state and
 # wchan and every process in D state (its main thread) with its kernel
 # stack, using only the
@@ -160,13 +161,18 @@ empty_swap() {
 	fi
 }
 
-# loop_uffd_events I: run I of peer.loop=uffd-events in this setting ($pre),
-# its output kept only where it fails.  Returns its exit status.
-loop_uffd_events() {
-	local lrc=0
-	in_root sh -c "cd /peer/mm && exec timeout $timeout $pre ./uffd-unit-tests -f events" \
+# loop_run I: run I of peer.loop= in this setting ($pre), its output kept
+# only where it fails.  Returns its exit status.
+loop_run() {
+	local lrc=0 cmd
+	case $loop in
+	uffd-events) cmd="./uffd-unit-tests -f events" ;;
+	cow) cmd=./cow ;;
+	*) echo "# peer-loop: unknown peer.loop=$loop"; return 2 ;;
+	esac
+	in_root sh -c "cd /peer/mm && exec timeout $timeout $pre $cmd" \
 		>/tmp/loop.log 2>&1 || lrc=$?
-	echo "# peer-loop: uffd-events $s run $1 rc=$lrc"
+	echo "# peer-loop: $loop $s run $1 rc=$lrc"
 	[ "$lrc" = 0 ] || sed 's/^/# peer-loop-log: /' /tmp/loop.log
 	return $lrc
 }
@@ -211,8 +217,8 @@ for s in $settings; do
 	rc=0
 	failed=0
 	for i in $(seq "$repeat"); do
-		if [ "$loop" = uffd-events ]; then
-			loop_uffd_events "$i" || { failed=$((failed + 1)); rc=1; }
+		if [ -n "$loop" ]; then
+			loop_run "$i" || { failed=$((failed + 1)); rc=1; }
 			continue
 		fi
 		[ "$repeat" = 1 ] || echo "# peer-repeat: $i of $repeat"
@@ -220,7 +226,7 @@ for s in $settings; do
 		in_root sh -c "cd /peer/mm && exec $pre bash ./run_vmtests-peer.sh -t '$cats'" ||
 			{ prc=$?; [ "$rc" = 1 ] || rc=$prc; }
 	done
-	[ -z "$loop" ] || echo "# peer-loop: uffd-events $s $((repeat - failed)) passed, $failed failed of $repeat"
+	[ -z "$loop" ] || echo "# peer-loop: $loop $s $((repeat - failed)) passed, $failed failed of $repeat"
 	# Our own test of the stock window: it must skip where the default
 	# is not the stock one, and pass where it is.
 	# It also writes the system default, and must leave it as it was.
