@@ -33,8 +33,9 @@
 # suite N times in each setting ("# peer-repeat: I of N" before each).
 # peer.loop=uffd-events|cow runs, in place of the suite, only
 # uffd-unit-tests' events tests (-f events) or cow, peer.repeat times a
-# setting, under the time limit (exit status 124 where it hit it): a line
-# per run, the output of a failed one, and a count.
+# setting, under the time limit of peer/peer-timeout.sh (which prints the
+# kernel stacks of a hung run's threads, and returns 137): a line per run
+# with its seconds, the output of a failed one, and a count.
 # peer.watchdog=SECONDS prints, that often, every process's state and
 # wchan and every process in D state (its main thread) with its kernel
 # stack, using only the
@@ -164,16 +165,31 @@ empty_swap() {
 # loop_run I: run I of peer.loop= in this setting ($pre), its output kept
 # only where it fails.  Returns its exit status.
 loop_run() {
-	local lrc=0 cmd
+	local lrc=0 cmd t0 tr
 	case $loop in
 	uffd-events) cmd="./uffd-unit-tests -f events" ;;
 	cow) cmd=./cow ;;
 	*) echo "# peer-loop: unknown peer.loop=$loop"; return 2 ;;
 	esac
-	in_root sh -c "cd /peer/mm && exec timeout $timeout $pre $cmd" \
+	# cow's hangs were in its io_uring tests: record io_uring's events,
+	# kept only for a failed run
+	tr=$r/sys/kernel/tracing
+	if [ "$loop" = cow ] && [ -d $tr/events/io_uring ]; then
+		echo 0 >$tr/tracing_on
+		echo >$tr/trace
+		echo 8192 >$tr/buffer_size_kb
+		echo 1 >$tr/events/io_uring/enable
+		echo 1 >$tr/tracing_on
+	fi
+	t0=$(cut -d. -f1 /proc/uptime)
+	in_root bash -c ". /peer/mm/peer-timeout.sh && cd /peer/mm && peer_timeout $pre $cmd" \
 		>/tmp/loop.log 2>&1 || lrc=$?
-	echo "# peer-loop: $loop $s run $1 rc=$lrc"
-	[ "$lrc" = 0 ] || sed 's/^/# peer-loop-log: /' /tmp/loop.log
+	echo "# peer-loop: $loop $s run $1 rc=$lrc $(($(cut -d. -f1 /proc/uptime) - t0))s"
+	[ -w $tr/tracing_on ] && echo 0 >$tr/tracing_on
+	if [ "$lrc" != 0 ]; then
+		sed 's/^/# peer-loop-log: /' /tmp/loop.log
+		[ "$loop" = cow ] && grep -v '^#' $tr/trace | tail -300 | sed 's/^/# peer-loop-trace: /'
+	fi
 	return $lrc
 }
 
