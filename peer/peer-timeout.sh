@@ -7,6 +7,23 @@
 # (state, wchan, the kernel stack from /proc), so that a hang leaves a
 # trace on the console, then SIGKILL them all and return 137.  With
 # PEER_TRACE=ksm-unmerge, "./ksm_tests -U" runs traced (peer-ksm-trace.sh).
+# With PEER_SWAP set to the guest's swap device, CMD starts with it empty.
+
+# peer_empty_swap: empty the swap, as a test run alone after boot finds
+# it.  What a test leaves in use stays in use after it exits:
+# transhuge-stress, which maps as much as the guest has memory, leaves all
+# of it so, and the tests after it would otherwise run with no swap.
+peer_empty_swap() {
+	local used
+	[ -n "${PEER_SWAP:-}" ] || return 0
+	used=$(awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f}' /proc/meminfo)
+	[ "$used" -gt 0 ] || return 0
+	if swapoff "$PEER_SWAP" && swapon "$PEER_SWAP"; then
+		echo "peer-swap: emptied before the test, $used kB were in use"
+	else
+		echo "peer-swap: NOT emptied: swapoff or swapon $PEER_SWAP failed"
+	fi
+}
 
 # peer_tree PID: PID and its descendants, from each process's parent in
 # /proc/*/stat (the field after the parenthesised name).
@@ -21,7 +38,9 @@ peer_tree() {
 }
 
 peer_timeout() {
-	local limit=${PEER_TIMEOUT:-180} t0=$SECONDS pid p t rc
+	local limit=${PEER_TIMEOUT:-180} t0 pid p t rc
+	peer_empty_swap
+	t0=$SECONDS
 	if [ "${PEER_TRACE:-}" = ksm-unmerge ] && [ "$*" = "./ksm_tests -U" ]; then
 		peer_ksm_trace "$@" &
 	else

@@ -83,8 +83,10 @@ mkdir -p $r/mnt/ext4
 [ -n "${FA_EXT4DIR:-}" ] && mount -o bind "$FA_EXT4DIR" $r/mnt/ext4
 if [ -b /dev/ram1 ] && mkswap /dev/ram1 >/dev/null 2>&1 && swapon /dev/ram1; then
 	swap="$(($(cat /sys/block/ram1/size) / 2048)) MiB on /dev/ram1"
+	swapdev=/dev/ram1
 else
 	swap=none
+	swapdev=
 fi
 echo "# peer-guest: mem $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB," \
 	"hugepages $(cat /proc/sys/vm/nr_hugepages) x $(awk '/Hugepagesize/ {print $2}' /proc/meminfo) kB," \
@@ -98,7 +100,8 @@ echo "# peer-guest: categories $cats"
 
 in_root() {
 	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" PEER_TRACE="$trace" "$@"
+		LD_LIBRARY_PATH=/faultaround/libfaultaround PEER_TIMEOUT="$timeout" PEER_TRACE="$trace" \
+		PEER_SWAP="$swapdev" "$@"
 }
 
 # watch SECONDS: the watchdog of peer.watchdog=, forking nothing once
