@@ -31,8 +31,9 @@
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
-# peer.loop=uffd-events|cow runs, in place of the suite, only
-# uffd-unit-tests' events tests (-f events) or cow, peer.repeat times a
+# peer.loop=uffd-events|cow|khugepaged|khugepaged-cpu0 runs, in place of
+# the suite, only uffd-unit-tests' events tests (-f events), cow, or
+# khugepaged (-cpu0: bound to CPU 0 with taskset), peer.repeat times a
 # setting, under the time limit of peer/peer-timeout.sh (which prints the
 # kernel stacks of a hung run's threads, and returns 137): a line per run
 # with its seconds, the output of a failed one, and a count.
@@ -172,6 +173,10 @@ loop_run() {
 	case $loop in
 	uffd-events) cmd="./uffd-unit-tests -f events" ;;
 	cow) cmd=./cow ;;
+	khugepaged) cmd=./khugepaged ;;
+	# one CPU: every fault and MADV_PAGEOUT on it, so that the LRU
+	# batch lru_add_drain() drains is the one the faults filled
+	khugepaged-cpu0) cmd="taskset -c 0 ./khugepaged" ;;
 	*) echo "# peer-loop: unknown peer.loop=$loop"; return 2 ;;
 	esac
 	# cow's hangs were in its io_uring tests: record io_uring's events,
