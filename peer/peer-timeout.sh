@@ -8,6 +8,7 @@
 # trace on the console, then SIGKILL them all and return 137.  With
 # PEER_TRACE=ksm-unmerge, "./ksm_tests -U" runs traced (peer-ksm-trace.sh).
 # With PEER_SWAP set to the guest's swap device, CMD starts with it empty.
+# CMD ends with the THP settings as it found them.
 
 # peer_empty_swap: empty the swap, as a test run alone after boot finds
 # it.  What a test leaves in use stays in use after it exits:
@@ -25,6 +26,44 @@ peer_empty_swap() {
 	fi
 }
 
+# peer_thp_value FILE: a THP setting, the bracketed choice of a file that
+# offers several.
+peer_thp_value() {
+	local v
+	v=$(cat "$1" 2>/dev/null) || return 1
+	case $v in *"["*"]"*) v=${v#*[}; v=${v%%]*} ;; esac
+	echo "$v"
+}
+
+# peer_thp_settings: the THP settings the selftests change
+# (thp_push_settings() in hugepage_settings.c), a "FILE VALUE" line each.
+peer_thp_settings() {
+	local d=/sys/kernel/mm/transparent_hugepage f v
+	for f in "$d"/enabled "$d"/defrag "$d"/shmem_enabled "$d"/use_zero_page \
+		"$d"/khugepaged/{defrag,alloc_sleep_millisecs,scan_sleep_millisecs} \
+		"$d"/khugepaged/{max_ptes_none,max_ptes_swap,max_ptes_shared,pages_to_scan} \
+		"$d"/hugepages-*/enabled "$d"/hugepages-*/shmem_enabled; do
+		v=$(peer_thp_value "$f") && echo "$f $v"
+	done
+}
+
+# peer_thp_restore SAVED: write back each setting that differs from SAVED
+# (peer_thp_settings' lines).  A test killed by the time limit between
+# thp_push_settings() and thp_pop_settings(), as cow was once, leaves
+# PMD-sized THP off, and every THP test after it fails.
+peer_thp_restore() {
+	local f v now
+	while read -r f v; do
+		now=$(peer_thp_value "$f") || continue
+		[ "$now" = "$v" ] && continue
+		if echo "$v" >"$f" 2>/dev/null; then
+			echo "peer-thp: ${f#/sys/kernel/mm/transparent_hugepage/} restored to $v (the test left $now)"
+		else
+			echo "peer-thp: ${f#/sys/kernel/mm/transparent_hugepage/} NOT restored to $v (the test left $now)"
+		fi
+	done <<<"$1"
+}
+
 # peer_tree PID: PID and its descendants, from each process's parent in
 # /proc/*/stat (the field after the parenthesised name).
 peer_tree() {
@@ -38,8 +77,9 @@ peer_tree() {
 }
 
 peer_timeout() {
-	local limit=${PEER_TIMEOUT:-180} t0 pid p t rc
+	local limit=${PEER_TIMEOUT:-180} t0 pid p t rc thp
 	peer_empty_swap
+	thp=$(peer_thp_settings)
 	t0=$SECONDS
 	if [ "${PEER_TRACE:-}" = ksm-unmerge ] && [ "$*" = "./ksm_tests -U" ]; then
 		peer_ksm_trace "$@" &
@@ -76,6 +116,7 @@ peer_timeout() {
 			"$(ps -o pid=,comm= -s "$pid" 2>/dev/null | tr '\n' ' ')"
 		kill -KILL -- -"$pid" 2>/dev/null
 	fi
+	peer_thp_restore "$thp"
 	echo "peer-elapsed: $((SECONDS - t0))s"
 	return $rc
 }
