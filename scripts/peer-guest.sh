@@ -139,9 +139,9 @@ if [ -n "$watchdog" ]; then
 	wdpid=$!
 fi
 
-# Swap in use and in all, in kB, for tests that swap out (khugepaged): the
-# settings run one after another in one boot, and what one leaves in swap
-# the next finds.
+# Swap in use and in all, in kB, at a setting's start and end: what a
+# test leaves in use stays so after it exits, and peer_timeout()
+# (peer/peer-timeout.sh) empties it before the next test.
 swap_kb() {
 	awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print t - f, t}' /proc/meminfo
 }
@@ -149,21 +149,6 @@ swap_kb() {
 swap_used() {
 	set -- $(swap_kb)
 	echo "$1 of $2 kB"
-}
-
-# empty_swap: start a setting with the swap empty, as the first one starts
-# after boot.  One pass of the thp category leaves all of it in use, and
-# khugepaged's swap-out tests (MADV_PAGEOUT, then the swap bit in pagemap)
-# then fail in every later setting.
-empty_swap() {
-	local used
-	used=$(swap_kb | cut -d' ' -f1)
-	[ "$used" -gt 0 ] && [ "$swap" != none ] || return 0
-	if swapoff /dev/ram1 && swapon /dev/ram1; then
-		echo "# peer-setting: swap emptied (swapoff, swapon /dev/ram1): $used kB were in use"
-	else
-		echo "# peer-setting: swap NOT emptied: swapoff or swapon /dev/ram1 failed"
-	fi
 }
 
 # loop_run I: run I of peer.loop= in this setting ($pre), its output kept
@@ -174,8 +159,9 @@ loop_run() {
 	uffd-events) cmd="./uffd-unit-tests -f events" ;;
 	cow) cmd=./cow ;;
 	khugepaged) cmd=./khugepaged ;;
-	# one CPU: every fault and MADV_PAGEOUT on it, so that the LRU
-	# batch lru_add_drain() drains is the one the faults filled
+	# one CPU: every fault and MADV_PAGEOUT on it, to tell whether
+	# collapse_max_ptes_swap's failures need a second CPU's LRU batch
+	# (they do not: bound, it fails as often)
 	khugepaged-cpu0) cmd="taskset -c 0 ./khugepaged" ;;
 	*) echo "# peer-loop: unknown peer.loop=$loop"; return 2 ;;
 	esac
@@ -234,7 +220,6 @@ for s in $settings; do
 		;;
 	*) echo "# peer-setting: SKIPPED $s: unknown setting"; continue ;;
 	esac
-	empty_swap
 	echo "# peer-setting: BEGIN $s default_bytes=$(cat $fa/default_bytes 2>/dev/null || echo -)" \
 		"process=$([ -n "$pre" ] && echo auto || echo unset) swap used $(swap_used)"
 	start=$(cut -d. -f1 /proc/uptime)
