@@ -159,6 +159,8 @@ loop_run() {
 	uffd-events) cmd="./uffd-unit-tests -f events" ;;
 	cow) cmd=./cow ;;
 	khugepaged) cmd=./khugepaged ;;
+	# order-2 anonymous THP, as run_vmtests.sh's second khugepaged run
+	khugepaged-s2) cmd="./khugepaged -s 2" ;;
 	# one CPU: every fault and MADV_PAGEOUT on it, to tell whether
 	# collapse_max_ptes_swap's failures need a second CPU's LRU batch
 	# (they do not: bound, it fails as often)

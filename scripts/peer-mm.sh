@@ -19,9 +19,10 @@
 #                   report needs the other's console from an earlier run)
 #   PEER_TRACE      ksm-unmerge: trace "ksm_tests -U" (peer/peer-ksm-trace.sh)
 #   PEER_REPEAT     run the suite this many times in each setting (default 1)
-#   PEER_LOOP       uffd-events, cow, khugepaged or khugepaged-cpu0 (bound
-#                   to CPU 0): run only "uffd-unit-tests -f events", cow or
-#                   khugepaged, PEER_REPEAT times a setting, in place of the suite
+#   PEER_LOOP       uffd-events, cow, khugepaged, khugepaged-s2 ("-s 2") or
+#                   khugepaged-cpu0 (bound to CPU 0): run only
+#                   "uffd-unit-tests -f events", cow or khugepaged,
+#                   PEER_REPEAT times a setting, in place of the suite
 #   PEER_WATCHDOG   seconds: print the guest's processes' states that often
 set -euo pipefail
 
