@@ -20,6 +20,10 @@
 #
 #   PEER_STRESS          seconds of stress per round (default 60)
 #   PEER_STRESS_ROUNDS   rounds per kernel (default 3)
+#   PEER_STRESS_FIRST    the kernel booted first, stock (default) or
+#                        patched: a second run the other way round tells
+#                        a difference of the kernels from one of the host
+#                        between the two boots
 #   PEER_STRESS_REPORT_ONLY=1   no build, no boot: the report of the
 #                        consoles an earlier run left in build/results
 set -euo pipefail
@@ -44,7 +48,12 @@ if [ "${PEER_STRESS_REPORT_ONLY:-0}" != 1 ]; then
 	PEER_MM_CATS=none "$top/scripts/peer-mm-build.sh" "$arch"
 	for v in debug debug-stock; do PEER_MM=mm-check "$top/scripts/peer-initramfs.sh" "$arch" "$v"; done
 
-	for v in debug-stock debug; do
+	case ${PEER_STRESS_FIRST:-stock} in
+	stock) order="debug-stock debug" ;;
+	patched) order="debug debug-stock" ;;
+	*) die "PEER_STRESS_FIRST is stock or patched" ;;
+	esac
+	for v in $order; do
 		k=$([ $v = debug-stock ] && echo stock || echo patched)
 		QEMU_INITRD=$BUILD/peer/$arch/initramfs-$v.cpio.gz \
 		QEMU_CONSOLE=$results/peer-stress-$name-$k.console \
