@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * churn DIR SECONDS [BYTES]: the other process of the stress runs.  While stress-ng
+ * churn [-n] DIR SECONDS [BYTES]: the other process of the stress runs.  While stress-ng
  * works on the files in DIR, keep changing everything fault-around reads
  * on those same files: map a random one, give the mapping a random
  * MADV_FAULTAROUND order (or auto, or unset), MADV_RANDOM, MADV_SEQUENTIAL,
@@ -17,6 +17,9 @@
  * on the first wrong byte or refused call, with its description; the
  * system default is put back on the way out.  On a kernel without the
  * series the hints fail with EINVAL and only the mappings and touches run.
+ * -n leaves them out on a kernel with the series too (no hint, no process
+ * or system default takes effect), so that it carries the same load as a
+ * kernel without.
  *
  * A file that cannot be written whole is a load that does not fit, not a
  * wrong byte: the churner says so (a short write, or ENOSPC from write or
@@ -52,6 +55,7 @@
 static long page;
 static size_t own_bytes;
 static int hints;		/* the kernel has the series */
+static int hints_off;		/* -n: make no hint call even so */
 static char saved_default[64];
 static unsigned long ops[8];
 static sigjmp_buf bus_jmp;
@@ -202,6 +206,10 @@ static void exercise(int fd, size_t size, int own)
 		size_t first = rand() % pages, n = 1 + rand() % (pages - first);
 
 		adv = random_advice();
+		if (hints_off && (adv & 0xff) == MADV_FAULTAROUND) {
+			ops[1]++;	/* taken as a kernel without it takes it */
+			continue;
+		}
 		if (madvise(m + first * page, n * page, adv)) {
 			/* Only the hints can be refused, and only by a
 			 * kernel without them. */
@@ -244,7 +252,7 @@ static void set_process_default(void)
 	int r = rand() % 4, order = r == 0 ? PR_FAULTAROUND_AUTO :
 		    r == 1 ? PR_FAULTAROUND_UNSET : rand() % 254;
 
-	if (prctl(PR_SET_FAULTAROUND, order, 0, 0, 0) && hints) {
+	if (!hints_off && prctl(PR_SET_FAULTAROUND, order, 0, 0, 0) && hints) {
 		fprintf(stderr, "churn: PR_SET_FAULTAROUND %d refused: %s\n", order, strerror(errno));
 		exit(1);
 	}
@@ -255,7 +263,7 @@ static void set_system_default(void)
 {
 	char buf[32];
 
-	if (!hints)
+	if (!hints || hints_off)
 		return;
 	snprintf(buf, sizeof(buf), "%ld", page << (rand() % 10));
 	/* Above a page table's worth is refused with EINVAL (the stock rule). */
@@ -272,8 +280,13 @@ int main(int argc, char **argv)
 	time_t end;
 	int own, fd;
 
+	if (argc > 1 && !strcmp(argv[1], "-n")) {
+		hints_off = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: churn DIR SECONDS [BYTES]\n");
+		fprintf(stderr, "usage: churn [-n] DIR SECONDS [BYTES]\n");
 		return 2;
 	}
 	page = sysconf(_SC_PAGESIZE);
@@ -348,6 +361,6 @@ int main(int argc, char **argv)
 	restore();
 	unlink(own_path);
 	printf("churn: %s kernel, %lu mappings, %lu advice calls, %lu page reads, %lu process defaults, %lu system defaults, %lu children, %lu reads past a truncated end\n",
-	       hints ? "patched" : "stock", ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6]);
+	       !hints ? "stock" : hints_off ? "patched (hints off)" : "patched", ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6]);
 	return 0;
 }

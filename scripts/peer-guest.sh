@@ -27,13 +27,16 @@
 # overfilled both (kept to show what ext4 does on a full device).
 # peer.stress_rounds=N runs that load N times, one after the other
 # ("# peer-stress-round: I of N" before each), for a mean and a spread.
+# peer.churn_hints=0 runs the churner with -n: no hint, process or system
+# default takes effect, the load a kernel without the series carries.
 # Each test runs under a time limit (peer.timeout=, seconds): a hang is a
 # failure, and the run goes on.  peer.trace=ksm-unmerge runs
 # "ksm_tests -U" traced (peer/peer-ksm-trace.sh); peer.repeat=N runs the
 # suite N times in each setting ("# peer-repeat: I of N" before each).
-# peer.loop=uffd-events|cow|khugepaged|khugepaged-cpu0 runs, in place of
-# the suite, only uffd-unit-tests' events tests (-f events), cow, or
-# khugepaged (-cpu0: bound to CPU 0 with taskset), peer.repeat times a
+# peer.loop=uffd-events|cow|khugepaged|khugepaged-s2|khugepaged-cpu0 runs,
+# in place of the suite, only uffd-unit-tests' events tests (-f events),
+# cow, or khugepaged (-s2: with -s 2; -cpu0: bound to CPU 0 with
+# taskset), peer.repeat times a
 # setting, under the time limit of peer/peer-timeout.sh (which prints the
 # kernel stacks of a hung run's threads, and returns 137): a line per run
 # with its seconds, the output of a failed one, and a count.
@@ -48,6 +51,7 @@
 r=/peer/root
 fa=/sys/kernel/mm/faultaround
 settings=none cats= timeout=180 stress= load=fit trace= repeat=1 watchdog= rounds=1 loop=
+churn_opt=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	peer.settings=*) settings=$(echo "${arg#peer.settings=}" | tr , ' ') ;;
@@ -60,6 +64,7 @@ for arg in $(cat /proc/cmdline); do
 	peer.watchdog=*) watchdog=${arg#peer.watchdog=} ;;
 	peer.stress_rounds=*) rounds=${arg#peer.stress_rounds=} ;;
 	peer.loop=*) loop=${arg#peer.loop=} ;;
+	peer.churn_hints=0) churn_opt=-n ;;
 	esac
 done
 
@@ -305,7 +310,7 @@ while [ -n "$stress" ] && [ "$stress" != 0 ] && [ $i -lt "$rounds" ]; do
 	rm -f /tmp/sample.stop
 	sample $r$d &
 	sampler=$!
-	in_root /peer/churn $d "$stress" "$churn_bytes" >/tmp/churn.log 2>&1 &
+	in_root /peer/churn $churn_opt $d "$stress" "$churn_bytes" >/tmp/churn.log 2>&1 &
 	churn=$!
 	in_root $wrap "$limit exec stress-ng --temp-path $d --verify --metrics-brief \
 		--timeout ${stress}s $sizes \

@@ -20,6 +20,9 @@
 #
 #   PEER_STRESS          seconds of stress per round (default 60)
 #   PEER_STRESS_ROUNDS   rounds per kernel (default 3)
+#   PEER_STRESS_HINTS=0  the churner makes no hint take effect on the
+#                        patched kernel either (churn -n): both kernels
+#                        carry the load of a kernel without the series
 #   PEER_STRESS_FIRST    the kernel booted first, stock (default) or
 #                        patched: a second run the other way round tells
 #                        a difference of the kernels from one of the host
@@ -58,14 +61,14 @@ if [ "${PEER_STRESS_REPORT_ONLY:-0}" != 1 ]; then
 		QEMU_INITRD=$BUILD/peer/$arch/initramfs-$v.cpio.gz \
 		QEMU_CONSOLE=$results/peer-stress-$name-$k.console \
 		QEMU_TIMEOUT=$((secs * rounds * 4 + 600)) \
-		QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs peer.stress_rounds=$rounds" \
+		QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs peer.stress_rounds=$rounds${PEER_STRESS_HINTS:+ peer.churn_hints=$PEER_STRESS_HINTS}" \
 			"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$v" \
 			>"$results/peer-stress-$name-$k.run.log" 2>&1 || rc=1
 	done
 fi
 
 {
-	echo "## stress-ng --verify next to the churner, $name debug kernels, $rounds rounds of ${secs}s"
+	echo "## stress-ng --verify next to the churner$([ "${PEER_STRESS_HINTS:-1}" = 0 ] && echo " (churn -n: no hint takes effect)"), $name debug kernels, $rounds rounds of ${secs}s"
 	echo
 	"$top/scripts/peer-stress-report.py" "$name" "$results/peer-stress-$name-stock.console" \
 		"$results/peer-stress-$name-patched.console" "$results/peer-stress-$name-raw.csv"
