@@ -38,6 +38,11 @@ arch=${1:-x86_64}
 mmu=${2:-radix}
 secs=${PEER_STRESS:-60}
 rounds=${PEER_STRESS_ROUNDS:-3}
+case ${PEER_STRESS_HINTS:-1} in
+1) hints_arg= hints_title= ;;
+0) hints_arg=" peer.churn_hints=0" hints_title=" (churn -n: no hint takes effect)" ;;
+*) die "PEER_STRESS_HINTS is 0 or 1" ;;
+esac
 name=$([ "$arch" = x86_64 ] && echo x86_64 || echo "pseries-$mmu")
 results=$BUILD/results
 out=$results/peer-stress-$name.md
@@ -61,14 +66,14 @@ if [ "${PEER_STRESS_REPORT_ONLY:-0}" != 1 ]; then
 		QEMU_INITRD=$BUILD/peer/$arch/initramfs-$v.cpio.gz \
 		QEMU_CONSOLE=$results/peer-stress-$name-$k.console \
 		QEMU_TIMEOUT=$((secs * rounds * 4 + 600)) \
-		QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs peer.stress_rounds=$rounds${PEER_STRESS_HINTS:+ peer.churn_hints=$PEER_STRESS_HINTS}" \
+		QEMU_APPEND="printk.devkmsg=on peer.cats=none peer.stress=$secs peer.stress_rounds=$rounds$hints_arg" \
 			"$top/scripts/qemu-run.sh" "$arch" "$mmu" peer "$v" \
 			>"$results/peer-stress-$name-$k.run.log" 2>&1 || rc=1
 	done
 fi
 
 {
-	echo "## stress-ng --verify next to the churner$([ "${PEER_STRESS_HINTS:-1}" = 0 ] && echo " (churn -n: no hint takes effect)"), $name debug kernels, $rounds rounds of ${secs}s"
+	echo "## stress-ng --verify next to the churner$hints_title, $name debug kernels, $rounds rounds of ${secs}s"
 	echo
 	"$top/scripts/peer-stress-report.py" "$name" "$results/peer-stress-$name-stock.console" \
 		"$results/peer-stress-$name-patched.console" "$results/peer-stress-$name-raw.csv"
